@@ -1,0 +1,20 @@
+/**
+ * Jest runs the TypeScript sources through SWC, compiled to CommonJS (types are checked separately by
+ * `tsc --noEmit`). Sources import with `.js` suffixes (nodenext), so the mapper strips them.
+ */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/storage', '<rootDir>/apiserver', '<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  moduleFileExtensions: ['ts', 'js', 'json', 'cjs'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', {
+      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+      module: { type: 'commonjs' },
+    }],
+  },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testTimeout: 60000,
+  // Each worker starts its own servers and etcd processes; two cores.
+  maxWorkers: 2,
+};
