@@ -1,0 +1,24 @@
+import type { Store } from './interface.js';
+import { openMemoryStore } from './memory/memory-store.js';
+import { openEtcdStore } from './etcd/etcd-store.js';
+
+/** Which backend serves the API, and how to reach it. No etcd servers means the embedded store. */
+export type StoreConfig =
+  | { readonly backend: 'memory'; readonly dataDir: string }
+  | {
+      readonly backend: 'etcd';
+      readonly endpoints: readonly string[];
+      /** Per-call deadline for unary etcd calls, in milliseconds. */
+      readonly callTimeoutMs?: number;
+    };
+
+/** Backends by name: a plain map from name to constructor (as kine maps URL schemes). */
+const backends: { [K in StoreConfig['backend']]: (config: Extract<StoreConfig, { backend: K }>) => Promise<Store> } = {
+  memory: (c) => openMemoryStore({ dataDir: c.dataDir }),
+  etcd: (c) => openEtcdStore({ endpoints: c.endpoints, callTimeoutMs: c.callTimeoutMs }),
+};
+
+/** Opens the configured backend. The caller owns the store and must `close()` it. */
+export function openStore(config: StoreConfig): Promise<Store> {
+  return (backends[config.backend] as (c: StoreConfig) => Promise<Store>)(config);
+}
