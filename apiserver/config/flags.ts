@@ -1,0 +1,90 @@
+/**
+ * The flag table: every command-line flag, as data. A new flag is one entry here plus one line where
+ * `build-config.ts` reads it; `--help` and the parser follow from the table.
+ *
+ * Names follow kube-apiserver's where one exists. Defaults are written as the user would type them, and
+ * go through the same parser as user input, so `--help` shows exactly what a flag defaults to.
+ */
+export type FlagType =
+  /** Free text. */
+  | 'string'
+  /** A base-10 integer. */
+  | 'int'
+  /** `--x`, `--x=true|false` (Go ParseBool spellings). */
+  | 'bool'
+  /** A Go duration: `30s`, `5m`, `1h30m`, `0`. */
+  | 'duration'
+  /** A comma-separated list; empty items are dropped. */
+  | 'list'
+  /** One of `values`. */
+  | 'enum';
+
+export interface FlagSpec {
+  readonly name: string;
+  readonly type: FlagType;
+  /** The default as typed on the command line; `''` means unset (no default). */
+  readonly default: string;
+  readonly help: string;
+  /** Allowed values of an `enum` flag. */
+  readonly values?: readonly string[];
+  /** Placeholder shown in --help (`string`, `port`, `duration` ...). */
+  readonly arg?: string;
+}
+
+export const flagTable: readonly FlagSpec[] = [
+  // Serving
+  { name: 'bind-address', type: 'string', default: '0.0.0.0', arg: 'ip',
+    help: 'The IP address on which to listen for the --secure-port port.' },
+  { name: 'secure-port', type: 'int', default: '6443', arg: 'port',
+    help: 'The port on which to serve HTTPS with authentication. 0 picks a free port.' },
+  { name: 'tls-cert-file', type: 'string', default: '', arg: 'path',
+    help: 'PEM serving certificate (followed by any intermediates). Without it, a self-signed CA and a serving '
+      + 'certificate are generated once into --data-dir and reused.' },
+  { name: 'tls-private-key-file', type: 'string', default: '', arg: 'path',
+    help: 'PEM private key matching --tls-cert-file.' },
+  { name: 'tls-sans', type: 'list', default: '', arg: 'names',
+    help: 'Extra subject alternative names (DNS names or IPs, comma-separated) for the generated serving '
+      + 'certificate, besides localhost, 127.0.0.1, ::1 and the host name.' },
+  // Authentication
+  { name: 'token-auth-file', type: 'string', default: '', arg: 'path',
+    help: 'CSV file of bearer tokens: token,user,uid,"group1,group2". Without any authentication flag, an '
+      + 'admin token and <data-dir>/admin.kubeconfig are generated once and reused.' },
+  // Storage
+  { name: 'storage', type: 'enum', default: '', values: ['memory', 'etcd'], arg: 'backend',
+    help: 'Storage backend: memory (embedded, durable in --data-dir) or etcd. Defaults to etcd when '
+      + '--etcd-servers is set, else memory; must agree with --etcd-servers.' },
+  { name: 'etcd-servers', type: 'list', default: '', arg: 'urls',
+    help: 'etcd client URLs (comma-separated). Set: the etcd backend is used.' },
+  { name: 'etcd-prefix', type: 'string', default: '/registry', arg: 'prefix',
+    help: 'The prefix of every key in the store.' },
+  { name: 'etcd-compaction-interval', type: 'duration', default: '5m',
+    help: 'How often old revisions are compacted (continue tokens and watch history expire with them). '
+      + '0 disables compaction.' },
+  { name: 'data-dir', type: 'string', default: './data', arg: 'path',
+    help: 'Directory for the embedded store, the generated certificates, the admin token and kubeconfig.' },
+  // API
+  { name: 'group-domain', type: 'string', default: 'platform.io', arg: 'domain',
+    help: 'Domain of the API group names (platform.io, or k8s.io for stock Kubernetes names).' },
+  // Limits and timeouts
+  { name: 'max-requests-inflight', type: 'int', default: '400', arg: 'n',
+    help: 'Maximum number of non-mutating requests in flight; more get 429. 0 means no limit.' },
+  { name: 'max-mutating-requests-inflight', type: 'int', default: '200', arg: 'n',
+    help: 'Maximum number of mutating requests in flight; more get 429. 0 means no limit.' },
+  { name: 'request-timeout', type: 'duration', default: '1m',
+    help: 'Deadline of a request (watches and other long-running requests excluded); then 504.' },
+  // Lifecycle
+  { name: 'shutdown-delay-duration', type: 'duration', default: '0s',
+    help: 'On SIGTERM, keep serving this long with /readyz failing (so load balancers stop sending) before '
+      + 'closing the listener.' },
+  { name: 'shutdown-timeout', type: 'duration', default: '30s',
+    help: 'On SIGTERM, how long in-flight requests may take to finish after the listener closed; then they '
+      + 'are cut. Watches end at once.' },
+  // Logging
+  { name: 'log-level', type: 'enum', default: 'info', values: ['trace', 'debug', 'info', 'warn', 'error', 'fatal'],
+    arg: 'level', help: 'Minimum level of the JSON log lines written to stderr.' },
+];
+
+/** Looks a flag up by name (without dashes). */
+export function findFlag(name: string): FlagSpec | undefined {
+  return flagTable.find((f) => f.name === name);
+}

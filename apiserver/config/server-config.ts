@@ -1,0 +1,134 @@
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { FlagError } from './flag-error.js';
+import type { ParsedFlags } from './parse-flags.js';
+
+/** Where the API state lives. */
+export type StorageConfig =
+  | { readonly backend: 'memory' }
+  | { readonly backend: 'etcd'; readonly endpoints: readonly string[] };
+
+/** What the server is started with: validated, typed, with absolute paths. Built from flags by `buildConfig`. */
+export interface ServerConfig {
+  readonly bindAddress: string;
+  /** 0 picks a free port (tests). */
+  readonly securePort: number;
+  /** A user-provided serving certificate; undefined: generate a self-signed CA + cert into `dataDir`. */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string };
+  /** Extra SANs for the generated serving certificate. */
+  readonly tlsSans: readonly string[];
+  /** undefined: no authentication flag was given, so an admin token + kubeconfig are generated. */
+  readonly tokenAuthFile?: string;
+  readonly storage: StorageConfig;
+  /** Prefix of every store key (`/registry`). */
+  readonly storagePrefix: string;
+  /** Compaction period; 0 disables the compactor. */
+  readonly compactionIntervalMs: number;
+  readonly dataDir: string;
+  readonly groupDomain: string;
+  readonly logLevel: string;
+  readonly maxRequestsInflight: number;
+  readonly maxMutatingRequestsInflight: number;
+  readonly requestTimeoutMs: number;
+  readonly shutdownDelayMs: number;
+  readonly shutdownTimeoutMs: number;
+}
+
+/** The defaults of every setting, for tests and embedders (`{...defaultConfig, dataDir, securePort: 0}`). */
+export function defaultConfig(dataDir: string): ServerConfig {
+  return {
+    bindAddress: '0.0.0.0',
+    securePort: 6443,
+    tlsSans: [],
+    storage: { backend: 'memory' },
+    storagePrefix: '/registry',
+    compactionIntervalMs: 5 * 60_000,
+    dataDir: resolve(dataDir),
+    groupDomain: 'platform.io',
+    logLevel: 'info',
+    maxRequestsInflight: 400,
+    maxMutatingRequestsInflight: 200,
+    requestTimeoutMs: 60_000,
+    shutdownDelayMs: 0,
+    shutdownTimeoutMs: 30_000,
+  };
+}
+
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * Turns parsed flags into a `ServerConfig`, checking what single flags cannot: ranges, URLs, and flags
+ * that must agree. Throws `FlagError` with a one-line message naming the flag.
+ */
+export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): ServerConfig {
+  const bindAddress = flags.string('bind-address') ?? '0.0.0.0';
+  if (isIP(bindAddress) === 0) throw new FlagError(`invalid value "${bindAddress}" for flag --bind-address: not an IP address`);
+
+  const securePort = flags.int('secure-port');
+  if (securePort < 0 || securePort > 65535) {
+    throw new FlagError(`invalid value "${securePort}" for flag --secure-port: must be between 0 and 65535`);
+  }
+
+  const certFile = flags.string('tls-cert-file');
+  const keyFile = flags.string('tls-private-key-file');
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  }
+
+  const endpoints = flags.list('etcd-servers');
+  for (const url of endpoints) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.host === '') {
+      throw new FlagError(`invalid value "${url}" for flag --etcd-servers: not an http(s) URL`);
+    }
+  }
+  const backend = flags.string('storage') ?? (endpoints.length > 0 ? 'etcd' : 'memory');
+  if (backend === 'etcd' && endpoints.length === 0) throw new FlagError('--storage=etcd needs --etcd-servers');
+  if (backend === 'memory' && endpoints.length > 0) {
+    throw new FlagError('--storage=memory contradicts --etcd-servers (the embedded store takes no servers)');
+  }
+
+  const storagePrefix = flags.string('etcd-prefix') ?? '/registry';
+  if (!storagePrefix.startsWith('/') || storagePrefix.endsWith('/') || storagePrefix.includes('//')) {
+    throw new FlagError(`invalid value "${storagePrefix}" for flag --etcd-prefix: must start with "/" and not end with "/"`);
+  }
+
+  const groupDomain = flags.string('group-domain') ?? 'platform.io';
+  if (!dnsSubdomain.test(groupDomain) || !groupDomain.includes('.')) {
+    throw new FlagError(`invalid value "${groupDomain}" for flag --group-domain: not a DNS domain like platform.io`);
+  }
+
+  for (const name of ['max-requests-inflight', 'max-mutating-requests-inflight']) {
+    if (flags.int(name) < 0) throw new FlagError(`invalid value "${flags.int(name)}" for flag --${name}: must not be negative`);
+  }
+  const requestTimeoutMs = flags.duration('request-timeout');
+  if (requestTimeoutMs <= 0) throw new FlagError('invalid value for flag --request-timeout: must be positive');
+
+  const dataDir = resolve(cwd, flags.string('data-dir') ?? './data');
+  const tokenAuthFile = flags.string('token-auth-file');
+  return {
+    bindAddress,
+    securePort,
+    ...(certFile !== undefined && keyFile !== undefined
+      ? { tls: { certFile: resolve(cwd, certFile), keyFile: resolve(cwd, keyFile) } }
+      : {}),
+    tlsSans: flags.list('tls-sans'),
+    ...(tokenAuthFile === undefined ? {} : { tokenAuthFile: resolve(cwd, tokenAuthFile) }),
+    storage: backend === 'etcd' ? { backend: 'etcd', endpoints } : { backend: 'memory' },
+    storagePrefix,
+    compactionIntervalMs: flags.duration('etcd-compaction-interval'),
+    dataDir,
+    groupDomain,
+    logLevel: flags.string('log-level') ?? 'info',
+    maxRequestsInflight: flags.int('max-requests-inflight'),
+    maxMutatingRequestsInflight: flags.int('max-mutating-requests-inflight'),
+    requestTimeoutMs,
+    shutdownDelayMs: flags.duration('shutdown-delay-duration'),
+    shutdownTimeoutMs: flags.duration('shutdown-timeout'),
+  };
+}
