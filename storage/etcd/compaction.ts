@@ -1,0 +1,53 @@
+/**
+ * etcd has no API that returns the compacted revision. This tracker keeps the highest one seen (from our own
+ * compactions, a watch's `compact_revision`, a failed compaction) and discovers the exact value when asked,
+ * by reads at chosen revisions: a read at `rev` succeeds iff `rev >= compacted revision`, so a binary search
+ * between what is known to fail and the current revision (always readable) finds it. The usual case costs
+ * one read: the known value is still the compacted revision.
+ *
+ * Compaction by another client (another replica's compactor) is found the same way. A store compacted at
+ * revision 1 (which discards nothing) reports 0.
+ */
+export class CompactionTracker {
+  private known = 0;
+
+  /** The highest compacted revision observed so far (a lower bound of the true one). */
+  get lowerBound(): number {
+    return this.known;
+  }
+
+  /** Records a revision the store is known to be compacted at (or above). */
+  observe(revision: number): void {
+    if (revision > this.known) this.known = revision;
+  }
+
+  /**
+   * The compacted revision. `readable(rev)` tells whether a read at `rev` succeeds (false when compacted);
+   * `current` is a current revision; `failedAt`, when given, a revision whose read failed as compacted.
+   */
+  async discover(readable: (rev: number) => Promise<boolean>, current: number, failedAt = 0): Promise<number> {
+    let lo = Math.max(this.known, failedAt + 1, 1);
+    if (lo >= current) {
+      // Nothing left to search: the current revision is always readable, so it bounds the answer.
+      const found = Math.min(lo, Math.max(current, this.known));
+      this.observe(found);
+      return found;
+    }
+    if (await readable(lo)) {
+      // The compacted revision is at least `lo` (known, or just above a failed read) and at most `lo`;
+      // when nothing was known (lo = 1) the store was never usefully compacted.
+      const found = lo === 1 ? this.known : lo;
+      this.observe(found);
+      return found;
+    }
+    lo += 1;
+    let hi = current;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (await readable(mid)) hi = mid;
+      else lo = mid + 1;
+    }
+    this.observe(lo);
+    return lo;
+  }
+}

@@ -1,0 +1,130 @@
+import { Etcd3, castGrpcError } from 'etcd3';
+import { neverSent, retriableRead } from './translate-error.js';
+
+/** The KV methods this backend calls, with etcd's raw request/response messages (see `proto.ts`). */
+export type KvMethod = 'range' | 'put' | 'deleteRange' | 'txn' | 'compact';
+
+export interface ConnectionOptions {
+  readonly endpoints: readonly string[];
+  /** Deadline of one unary call including its retries, in milliseconds. */
+  readonly callTimeoutMs: number;
+  /** Extra gRPC channel options (merged over the defaults below). */
+  readonly grpcOptions?: Readonly<Record<string, string | number>>;
+}
+
+/** A bidirectional raw watch stream (a grpc-js ClientDuplexStream) and the host it runs on. */
+export interface RawWatchStream {
+  write(message: unknown): boolean;
+  end(): void;
+  cancel(): void;
+  on(event: 'data', listener: (message: unknown) => void): this;
+  on(event: 'error', listener: (err: Error) => void): this;
+  on(event: 'end' | 'close', listener: () => void): this;
+  removeAllListeners(): this;
+}
+
+/** The parts of grpc-js's Metadata used here (grpc-js is etcd3's dependency, not ours). */
+interface Metadata {
+  clone(): Metadata;
+  set(key: string, value: string): void;
+}
+
+type UnaryFn = (req: unknown, md: Metadata, opts: { deadline: number }, cb: (err: Error | null, res: unknown) => void) => void;
+
+/** etcd3's connection pool: hosts, per-host circuit breakers, a shuffled host order per call. */
+interface Pool {
+  withConnection<T>(
+    service: 'KV' | 'Watch',
+    fn: (c: { resource: unknown; client: Record<string, unknown>; metadata: Metadata }) => Promise<T> | T,
+  ): Promise<T>;
+  markFailed(resource: unknown, err: Error): void;
+  close(): void;
+}
+
+/**
+ * The thin layer over etcd3's connection pool that every etcd call goes through.
+ *
+ * Why not etcd3's KV/builder API: it retries EVERY recoverable error three times, writes included (a
+ * put whose answer was lost would be applied twice), adds its own deadline policy, and its Watcher is buggy
+ * (see watch-stream.ts). Here each unary call goes straight to a generated gRPC client through the pool's
+ * `withConnection` (which keeps etcd3's host failover: a random member per call, circuit breakers that skip
+ * a failing member for 5 s), with one deadline for the call and its retries:
+ * - reads (`idempotent`) retry any transport failure on another member;
+ * - writes retry only when the request certainly never left (no connection, open circuit), so a write that
+ *   may have been applied is reported (Unavailable/Timeout), never silently repeated.
+ */
+export class EtcdConnection {
+  private readonly client: Etcd3;
+  private readonly pool: Pool;
+  private closed = false;
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.client = new Etcd3({
+      hosts: options.endpoints.slice(),
+      grpcOptions: {
+        // grpc-js caps received messages at 4 MiB; ranges are paged, but one page or one watch response
+        // of large objects can still exceed it.
+        'grpc.max_receive_message_length': -1,
+        // A member that vanishes without a TCP reset (partition, frozen VM) is detected on open streams.
+        // etcd's default enforcement allows pings every 5 s while calls are active.
+        'grpc.keepalive_time_ms': 10_000,
+        'grpc.keepalive_timeout_ms': 5_000,
+        ...options.grpcOptions,
+      },
+    });
+    // The pool is etcd3's internal (protected) member; it is the only way to its per-host gRPC clients.
+    this.pool = (this.client as unknown as { pool: Pool }).pool;
+  }
+
+  get callTimeoutMs(): number {
+    return this.options.callTimeoutMs;
+  }
+
+  /**
+   * One KV call with a deadline of `timeoutMs` (default: the connection's) covering its retries. Rejects
+   * with etcd3's typed error (classify it with `classifyEtcdError`).
+   */
+  async kv<Res>(method: KvMethod, req: unknown, idempotent: boolean, timeoutMs = this.options.callTimeoutMs): Promise<Res> {
+    const deadline = Date.now() + timeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.pool.withConnection('KV', ({ client, metadata }) =>
+          call<Res>(client[method] as UnaryFn, client, metadata, req, deadline),
+        );
+      } catch (err) {
+        const again = idempotent ? retriableRead(err) : neverSent(err);
+        const pause = Math.min(25 * 2 ** attempt, 500);
+        if (!again || this.closed || Date.now() + pause >= deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  }
+
+  /**
+   * Opens a raw Watch stream on some member. The stream carries `hasleader` metadata so that a member cut
+   * off from its cluster ends the stream (and the watch resumes elsewhere) instead of going silent.
+   */
+  async openWatchStream(): Promise<{ stream: RawWatchStream; fail: (err: Error) => void }> {
+    return this.pool.withConnection('Watch', ({ resource, client, metadata }) => {
+      const md = metadata.clone();
+      md.set('hasleader', 'true');
+      const stream = (client.watch as (md: Metadata, opts: object) => RawWatchStream).call(client, md, {});
+      return { stream, fail: (err: Error) => this.pool.markFailed(resource, err) };
+    });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.client.close();
+  }
+}
+
+function call<Res>(fn: UnaryFn, client: object, metadata: Metadata, req: unknown, deadline: number): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    // The pool's circuit breakers only count errors etcd3 has typed, hence castGrpcError here.
+    fn.call(client, req, metadata, { deadline }, (err, res) =>
+      err ? reject(castGrpcError(err)) : resolve(res as Res),
+    );
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * The raw etcd v3 gRPC message shapes as etcd3's proto loader decodes them (`keepCase`, `longs: String`,
+ * `enums: String`, `defaults: true`, `oneofs: true`): int64 fields arrive as DECIMAL STRINGS and are sent as
+ * numbers; bytes arrive as Buffers. Only the fields this backend uses are declared.
+ */
+
+export interface RawKeyValue {
+  readonly key: Buffer;
+  readonly value: Buffer;
+  readonly create_revision: string;
+  readonly mod_revision: string;
+}
+
+export interface RawHeader {
+  readonly revision: string;
+}
+
+export interface RawRangeRequest {
+  key: Buffer;
+  range_end?: Buffer;
+  limit?: number;
+  revision?: number;
+  count_only?: boolean;
+}
+
+export interface RawRangeResponse {
+  readonly header: RawHeader;
+  readonly kvs: readonly RawKeyValue[];
+  readonly more: boolean;
+  readonly count: string;
+}
+
+export interface RawPutRequest {
+  key: Buffer;
+  value: Uint8Array;
+}
+
+export interface RawDeleteRangeRequest {
+  key: Buffer;
+  prev_kv: boolean;
+}
+
+export interface RawDeleteRangeResponse {
+  readonly header: RawHeader;
+  readonly deleted: string;
+  readonly prev_kvs: readonly RawKeyValue[];
+}
+
+export interface RawCompare {
+  key: Buffer;
+  target: 'Mod';
+  result: 'Equal';
+  mod_revision: number;
+}
+
+export type RawRequestOp =
+  | { request_range: RawRangeRequest }
+  | { request_put: RawPutRequest }
+  | { request_delete_range: RawDeleteRangeRequest };
+
+export interface RawTxnRequest {
+  compare: RawCompare[];
+  success: RawRequestOp[];
+  failure: RawRequestOp[];
+}
+
+export interface RawResponseOp {
+  readonly response?: 'response_range' | 'response_put' | 'response_delete_range' | 'response_txn';
+  readonly response_range?: RawRangeResponse;
+  readonly response_delete_range?: RawDeleteRangeResponse;
+}
+
+export interface RawTxnResponse {
+  readonly header: RawHeader;
+  readonly succeeded: boolean;
+  readonly responses: readonly RawResponseOp[];
+}
+
+export interface RawCompactionRequest {
+  revision: number;
+  physical: boolean;
+}
+
+export interface RawEvent {
+  readonly type: 'Put' | 'Delete';
+  readonly kv: RawKeyValue;
+  readonly prev_kv: RawKeyValue | null;
+}
+
+export interface RawWatchResponse {
+  readonly header: RawHeader | null;
+  readonly watch_id: string;
+  readonly created: boolean;
+  readonly canceled: boolean;
+  readonly compact_revision: string;
+  readonly cancel_reason: string;
+  readonly events: readonly RawEvent[];
+}
+
+export type RawWatchRequest =
+  | {
+      create_request: {
+        key: Buffer;
+        range_end: Buffer;
+        start_revision: number;
+        progress_notify: boolean;
+        prev_kv: boolean;
+        watch_id: number;
+      };
+    }
+  | { cancel_request: { watch_id: number } }
+  | { progress_request: Record<string, never> };
