@@ -26,20 +26,16 @@ export class CompactionTracker {
    * `current` is a current revision; `failedAt`, when given, a revision whose read failed as compacted.
    */
   async discover(readable: (rev: number) => Promise<boolean>, current: number, failedAt = 0): Promise<number> {
-    let lo = Math.max(this.known, failedAt + 1, 1);
-    if (lo >= current) {
-      // Nothing left to search: the current revision is always readable, so it bounds the answer.
-      const found = Math.min(lo, Math.max(current, this.known));
-      this.observe(found);
-      return found;
-    }
-    if (await readable(lo)) {
-      // The compacted revision is at least `lo` (known, or just above a failed read) and at most `lo`;
-      // when nothing was known (lo = 1) the store was never usefully compacted.
-      const found = lo === 1 ? this.known : lo;
-      this.observe(found);
-      return found;
-    }
+    // Revisions 0 and 1 both mean "no history lost" (etcd's first revision is 1): report what we knew.
+    const settle = (found: number): number => {
+      const result = found <= 1 ? this.known : found;
+      this.observe(result);
+      return result;
+    };
+    // The answer is at least `lo` (known, or just above a failed read) and at most `current` (always
+    // readable).
+    let lo = Math.min(Math.max(this.known, failedAt + 1, 1), Math.max(current, this.known));
+    if (lo >= current || (await readable(lo))) return settle(lo);
     lo += 1;
     let hi = current;
     while (lo < hi) {
@@ -47,7 +43,6 @@ export class CompactionTracker {
       if (await readable(mid)) hi = mid;
       else lo = mid + 1;
     }
-    this.observe(lo);
-    return lo;
+    return settle(lo);
   }
 }
