@@ -1,0 +1,76 @@
+import Koa from 'koa';
+import type { TokenAuthenticator } from '../auth/token-authenticator.js';
+import { notFound } from '../errors/constructors.js';
+import { serveHealth, type HealthEndpoints } from '../endpoints/health.js';
+import { serveVersion, type BuildInfo } from '../endpoints/version.js';
+import type { Logger } from '../log/logger.js';
+import { authentication } from './filters/authentication.js';
+import { limits } from './filters/limits.js';
+import { recover } from './filters/recover.js';
+import { requestId } from './filters/request-id.js';
+import { requestLifecycle } from './filters/request-lifecycle.js';
+import { requestLog } from './filters/request-log.js';
+import type { InFlightRequests } from './in-flight-requests.js';
+import type { Filter, RequestState } from './request-state.js';
+
+/** Largest request body, as kube-apiserver (etcd itself takes 1.5 MiB per value). */
+export const maxRequestBodyBytes = 3 * 1024 * 1024;
+
+export interface AppOptions {
+  readonly logger: Logger;
+  readonly registry: InFlightRequests;
+  readonly tokens: TokenAuthenticator;
+  readonly health: HealthEndpoints;
+  readonly build: BuildInfo;
+  readonly maxRequestsInflight: number;
+  readonly maxMutatingRequestsInflight: number;
+  readonly requestTimeoutMs: number;
+  readonly draining: () => boolean;
+  /**
+   * Serves the API paths after authentication (later: discovery, openapi, the REST handlers). It either
+   * answers or calls `next()`, which ends in a 404 Status.
+   */
+  readonly api?: Filter;
+}
+
+/**
+ * Assembles the Koa application: the filter chain in the order of DESIGN.md, then the endpoints.
+ *
+ *   request id -> request log -> recover -> request lifecycle (signal, deadline) -> limits
+ *   -> [request info] -> authentication -> [impersonation] -> [audit] -> [authorization]
+ *   -> health / version -> api -> 404
+ *
+ * Bracketed filters do not exist yet; each goes in at its marked place below. Metrics and tracing go
+ * right after the request id. The request log sits outside recover so it records the final status.
+ */
+export function createApp(o: AppOptions): Koa<RequestState> {
+  const app = new Koa<RequestState>();
+  app.proxy = false;
+  // Errors are rendered by recover; what reaches Koa's handler (socket errors after the response started)
+  // is logged here instead of printed to stderr.
+  app.silent = true;
+  app.on('error', (err: unknown) => o.logger.debug({ err }, 'connection error'));
+
+  app.use(requestId());
+  app.use(requestLog({ logger: o.logger }));
+  app.use(recover({ logger: o.logger }));
+  app.use(requestLifecycle({ registry: o.registry, requestTimeoutMs: o.requestTimeoutMs, draining: o.draining }));
+  app.use(limits({
+    maxReadOnly: o.maxRequestsInflight,
+    maxMutating: o.maxMutatingRequestsInflight,
+    maxBodyBytes: maxRequestBodyBytes,
+  }));
+  // [request info]: parse verb, group, version, resource, subresource, namespace, name into ctx.state.
+  app.use(authentication({ tokens: o.tokens }));
+  // [impersonation] [audit] [authorization]: in this order, each reading ctx.state.user.
+  app.use(async function publicEndpoints(ctx, next) {
+    if (serveVersion(ctx, o.build)) return;
+    if (await serveHealth(ctx, o.health, o.logger)) return;
+    await next();
+  });
+  if (o.api !== undefined) app.use(o.api);
+  app.use(async function notFoundHandler() {
+    throw notFound();
+  });
+  return app;
+}

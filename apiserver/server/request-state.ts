@@ -1,0 +1,25 @@
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { UserInfo } from '../auth/user-info.js';
+
+/**
+ * What the filter chain attaches to `ctx.state`, in chain order. Later filters (request info,
+ * impersonation, audit, authorization) add their fields here.
+ */
+export interface RequestState {
+  /** Set by request-id: echoed in the `Audit-Id` response header and every log line of the request. */
+  requestId: string;
+  /**
+   * Set by request-lifecycle: aborted when the client disconnects, the request deadline passes, or the
+   * server shuts down (long-running requests at once, others when the drain bound passes). Handlers pass
+   * it to store calls and watch loops and stop when it fires.
+   */
+  signal: AbortSignal;
+  /** Watches and other streaming requests: no deadline, no in-flight slot, ended first on shutdown. */
+  longRunning: boolean;
+  /** Set by authentication: who the request acts as (`system:anonymous` on public paths without credentials). */
+  user?: UserInfo;
+}
+
+export type AppContext = ParameterizedContext<RequestState>;
+/** A filter of the chain: options in, a named async middleware out (Hono style). */
+export type Filter = Middleware<RequestState>;

@@ -1,0 +1,215 @@
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startCompactor } from '../../storage/compactor.js';
+import type { Store } from '../../storage/interface.js';
+import { openStore } from '../../storage/open-store.js';
+import { adminUser, ensureAdminToken } from '../auth/admin-credentials.js';
+import { localServerUrl, writeAdminKubeconfig } from '../auth/kubeconfig.js';
+import { staticTokenAuthenticator, type TokenAuthenticator } from '../auth/token-authenticator.js';
+import { loadTokenFile } from '../auth/token-file.js';
+import type { ServerConfig } from '../config/server-config.js';
+import { pingCheck, withDeadline, type HealthCheck } from '../endpoints/health-check.js';
+import { unknownBuild, type BuildInfo } from '../endpoints/version.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { ensureGeneratedCerts, loadProvidedCerts } from '../tls/serving-certs.js';
+import { trustAnchorFor } from '../tls/trust-anchor.js';
+import { createApp } from './app.js';
+import { InFlightRequests } from './in-flight-requests.js';
+import type { Filter } from './request-state.js';
+
+export interface StartOptions {
+  /** Default: JSON lines to stderr at `config.logLevel`. */
+  readonly logger?: Logger;
+  /** A store owned by the caller (not closed by `close()`); default: opened from `config.storage`. */
+  readonly store?: Store;
+  readonly build?: BuildInfo;
+  /** The API handler after authentication; default: none (every API path is 404). */
+  readonly api?: Filter;
+}
+
+export interface RunningServer {
+  /** `https://127.0.0.1:<port>` (or the bind address). */
+  readonly url: string;
+  /** The bound port (the chosen one when `securePort` was 0). */
+  readonly port: number;
+  /** PEM clients should trust: the generated CA, or a self-signed provided certificate; else undefined. */
+  readonly caPem: string | undefined;
+  /** Absolute path of the generated admin kubeconfig; undefined when an authentication flag was given. */
+  readonly kubeconfigPath: string | undefined;
+  readonly store: Store;
+  /** True once shutdown began (`/readyz` fails). */
+  readonly shuttingDown: boolean;
+  /**
+   * Graceful shutdown: `/readyz` fails at once; after `shutdownDelayMs` the listener closes and
+   * long-running requests (watches) are aborted; other requests get up to `shutdownTimeoutMs` to finish,
+   * then are cut; then the compactor stops and the store (if owned) is closed. Idempotent: every call
+   * returns the same promise.
+   */
+  close(): Promise<void>;
+}
+
+/** Deadline of the readiness probe's store check. */
+const storeCheckTimeoutMs = 2000;
+
+/**
+ * Starts one API server replica: TLS material, authentication, store, compactor, HTTPS listener, and
+ * (without an authentication flag) the admin token and kubeconfig. On a start-up failure everything
+ * already started is stopped again and the error is thrown.
+ */
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanup = async (): Promise<void> => {
+    for (const c of cleanups.reverse()) await c().catch((err: unknown) => logger.error({ err }, 'cleanup failed'));
+  };
+
+  try {
+    await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+
+    const certs = config.tls === undefined
+      ? await ensureGeneratedCerts(config.dataDir, config.tlsSans)
+      : await loadProvidedCerts(config.tls.certFile, config.tls.keyFile);
+    const caPem = certs.caPem ?? (await trustAnchorFor(certs.certPem));
+
+    let tokens: TokenAuthenticator;
+    let adminToken: string | undefined;
+    if (config.tokenAuthFile !== undefined) {
+      const entries = await loadTokenFile(config.tokenAuthFile);
+      tokens = staticTokenAuthenticator(entries);
+      logger.info({ file: config.tokenAuthFile, tokens: entries.length }, 'loaded token file');
+    } else {
+      adminToken = await ensureAdminToken(config.dataDir);
+      tokens = staticTokenAuthenticator([{ token: adminToken, user: adminUser }]);
+    }
+
+    let store = options.store;
+    if (store === undefined) {
+      const opened = await openStore(
+        config.storage.backend === 'etcd'
+          ? { backend: 'etcd', endpoints: config.storage.endpoints }
+          : { backend: 'memory', dataDir: config.dataDir },
+      );
+      cleanups.push(() => opened.close());
+      store = opened;
+    }
+    const theStore = store;
+
+    if (config.compactionIntervalMs > 0) {
+      const compactor = startCompactor(theStore, {
+        intervalMs: config.compactionIntervalMs,
+        onCompacted: (revision) => logger.debug({ revision }, 'compacted'),
+        onError: (err) => logger.warn({ err }, 'compaction failed'),
+      });
+      cleanups.push(() => compactor.stop());
+    }
+
+    let shuttingDown = false;
+    const shutdownCheck: HealthCheck = {
+      name: 'shutdown',
+      check: async () => {
+        if (shuttingDown) throw new Error('the server is shutting down');
+      },
+    };
+    const storeCheck = withDeadline('etcd', storeCheckTimeoutMs, () => theStore.check());
+    const registry = new InFlightRequests();
+    const app = createApp({
+      logger,
+      registry,
+      tokens,
+      health: { livez: [pingCheck], readyz: [pingCheck, storeCheck, shutdownCheck], healthz: [pingCheck, storeCheck] },
+      build: options.build ?? unknownBuild,
+      maxRequestsInflight: config.maxRequestsInflight,
+      maxMutatingRequestsInflight: config.maxMutatingRequestsInflight,
+      requestTimeoutMs: config.requestTimeoutMs,
+      draining: () => shuttingDown,
+      ...(options.api === undefined ? {} : { api: options.api }),
+    });
+
+    const server = createServer({ cert: certs.certPem, key: certs.keyPem, minVersion: 'TLSv1.2' }, app.callback());
+    server.on('tlsClientError', (err) => logger.debug({ err: err.message }, 'TLS handshake failed'));
+    const serverClosed = listenAndTrackClose(server);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.securePort, config.bindAddress, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    cleanups.push(async () => {
+      server.close();
+      server.closeAllConnections();
+      await serverClosed.promise;
+    });
+    const port = (server.address() as AddressInfo).port;
+    const url = localServerUrl(config.bindAddress, port);
+
+    let kubeconfigPath: string | undefined;
+    if (adminToken !== undefined) {
+      kubeconfigPath = await writeAdminKubeconfig(config.dataDir, {
+        server: url,
+        caPem,
+        token: adminToken,
+        userName: adminUser.name,
+        name: 'platform-apiserver',
+      });
+    }
+
+    logger.info({
+      url,
+      bindAddress: config.bindAddress,
+      port,
+      storage: config.storage.backend,
+      dataDir: config.dataDir,
+      tls: certs.source,
+      authentication: config.tokenAuthFile === undefined ? 'generated admin token' : 'token file',
+      kubeconfig: kubeconfigPath,
+    }, 'serving');
+
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      closing ??= (async () => {
+        shuttingDown = true;
+        logger.info({ delayMs: config.shutdownDelayMs, timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
+        if (config.shutdownDelayMs > 0) await sleep(config.shutdownDelayMs);
+        server.close();
+        registry.abortLongRunning(new Error('the server is shutting down'));
+        const drained = await Promise.race([
+          serverClosed.promise.then(() => true),
+          sleep(config.shutdownTimeoutMs, false, { ref: false }),
+        ]);
+        if (!drained) {
+          logger.warn({ inFlight: registry.size }, 'shutdown timeout: cutting the remaining requests');
+          registry.abortAll(new Error('shutdown timeout'));
+          server.closeAllConnections();
+          await serverClosed.promise;
+        }
+        cleanups.pop(); // the listener is closed already
+        await cleanup();
+        logger.info('stopped');
+      })();
+      return closing;
+    };
+
+    return {
+      url,
+      port,
+      caPem,
+      kubeconfigPath,
+      store: theStore,
+      get shuttingDown() {
+        return shuttingDown;
+      },
+      close,
+    };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+/** Resolves when the server emitted 'close' (all connections gone after `close()`). */
+function listenAndTrackClose(server: Server): { readonly promise: Promise<void> } {
+  return { promise: new Promise((resolve) => server.once('close', () => resolve())) };
+}
