@@ -17,7 +17,7 @@ export const caValidityDays = 3650;
 export const servingValidityDays = 365;
 
 async function exportKeyPem(key: webcrypto.CryptoKey): Promise<string> {
-  return x509.PemConverter.encode(await subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
+  return `${x509.PemConverter.encode(await subtle.exportKey('pkcs8', key), 'PRIVATE KEY')}\n`;
 }
 
 /** Imports a PKCS#8 P-256 private key for signing. */
@@ -49,7 +49,7 @@ export async function generateCa(commonName: string): Promise<CertAndKey> {
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  return { certPem: cert.toString('pem'), keyPem: await exportKeyPem(keys.privateKey) };
+  return { certPem: `${cert.toString('pem')}\n`, keyPem: await exportKeyPem(keys.privateKey) };
 }
 
 /** Generates a serving certificate for `sans`, signed by the CA (server auth, 1 year). */
@@ -76,5 +76,5 @@ export async function generateServingCert(ca: CertAndKey, commonName: string, sa
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  return { certPem: cert.toString('pem'), keyPem: await exportKeyPem(keys.privateKey) };
+  return { certPem: `${cert.toString('pem')}\n`, keyPem: await exportKeyPem(keys.privateKey) };
 }

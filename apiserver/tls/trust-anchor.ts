@@ -8,10 +8,11 @@ import { x509 } from './crypto-provider.js';
  */
 export async function trustAnchorFor(chainPem: string): Promise<string | undefined> {
   try {
-    const certs = new x509.X509Certificates(chainPem);
-    const last = certs[certs.length - 1];
-    if (last === undefined) return undefined;
-    return (await last.isSelfSigned()) ? last.toString('pem') : undefined;
+    const blocks = chainPem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    const lastPem = blocks[blocks.length - 1];
+    if (lastPem === undefined) return undefined;
+    const last = new x509.X509Certificate(lastPem);
+    return (await last.isSelfSigned()) ? `${last.toString('pem')}\n` : undefined;
   } catch {
     return undefined;
   }
