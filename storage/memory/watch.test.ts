@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { WatchBatch } from '../interface.js';
 import { openMemoryStore, type MemoryStore } from './memory-store.js';
 
 const v = (n: number): Uint8Array => new Uint8Array([n & 0xff]);
@@ -81,7 +82,7 @@ describe('memory store watch', () => {
       { type: 'put', key: '/q/2', value: v(2) },
       { type: 'put', key: '/p/2', value: v(2) },
     ]);
-    const b = (await it.next()).value!;
+    const b = (await it.next()).value as WatchBatch;
     expect(b.revision).toBe(r.revision);
     expect(b.events.map((e) => e.kv.key)).toEqual(['/p/1', '/p/2']);
     const compactErr = store.watch('/p/', { fromRevision: 1 })[Symbol.asyncIterator]();
