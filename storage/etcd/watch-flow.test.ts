@@ -25,11 +25,17 @@ describeEtcd('etcd watch: progress and slow consumers', () => {
     const busy = new WatchReader((signal) => store.watch('/flow/busy/', { fromRevision: from, signal }));
     const { revision } = await store.create('/flow/busy/k', bytes('v'));
     await busy.untilEvents(1);
-    await store.requestProgress();
+    // As the watch cache does: keep asking while waiting (progress is best effort for a watch that may
+    // still be catching up, see watcher.ts).
+    const ticker = setInterval(() => void store.requestProgress(), 100);
     const progressAt = (r: WatchReader): boolean =>
       r.batches.some((b) => b.events.length === 0 && b.revision >= revision);
-    await quiet.until(progressAt, 15_000, 'a progress batch on the quiet watch');
-    await busy.until(progressAt, 15_000, 'a progress batch on the busy watch');
+    try {
+      await quiet.until(progressAt, 15_000, 'a progress batch on the quiet watch');
+      await busy.until(progressAt, 15_000, 'a progress batch on the busy watch');
+    } finally {
+      clearInterval(ticker);
+    }
     await quiet.stop();
     await busy.stop();
     expect(quiet.events).toEqual([]);

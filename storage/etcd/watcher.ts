@@ -6,6 +6,9 @@ import type { RawWatchResponse } from './proto.js';
 import { toWatchEvent } from './watch-events.js';
 import type { WatchStream } from './watch-stream.js';
 
+/** How long a catching-up watcher must hear nothing before etcd's progress broadcasts are trusted for it. */
+const SYNC_GRACE_MS = 1_000;
+
 /** What a watcher needs from the hub that owns the streams. */
 export interface WatchHost {
   /** The watcher ended (consumer left, failed): cancel it on its stream. */
@@ -40,10 +43,17 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
   /**
    * Whether etcd has this watcher in its "synced" group (caught up with the store). Progress broadcast by
    * etcd 3.4 < 3.4.25 in answer to a progress request is sent regardless of catching-up watchers (and may
-   * even overtake buffered events: etcd#15220), so it is only passed on to watchers known to be synced.
+   * even overtake buffered events: etcd#15220), so it is only passed on to watchers known to be synced:
+   * started after the current revision, or delivered an event at or after their creation revision, or got
+   * a per-watcher progress notification, or (a heuristic) heard nothing for `SYNC_GRACE_MS` since their
+   * creation or last catch-up batch: etcd syncs lagging watchers every 100 ms, so a watcher that got no
+   * catch-up batch for that long has nothing left to catch up with (unless the server is badly overloaded).
    */
   private synced = false;
   private createdAt = 0;
+  private lastCatchUpAt = 0;
+  /** Revision of the last progress batch pushed with no events since (repeats carry no news). */
+  private lastProgress = -1;
   private readonly queue: WatchBatch[] = [];
   private head = 0;
   private queued = 0;
@@ -97,6 +107,7 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
       this.createdAt = headerRevision;
       // etcd puts a watcher straight into its synced group when it starts after the current revision.
       this.synced = this.nextRevision > headerRevision;
+      this.lastCatchUpAt = Date.now();
       return;
     }
     const raw = res.events;
@@ -110,6 +121,7 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
       const revision = events[events.length - 1]!.kv.modRevision;
       this.nextRevision = revision + 1;
       if (revision >= this.createdAt) this.synced = true;
+      else this.lastCatchUpAt = Date.now();
       this.push({ events, revision });
       return;
     }
@@ -129,7 +141,10 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
    * event is still delivered rather than lost.
    */
   onProgress(revision: number): void {
-    if (!this.active || !this.synced || revision < this.nextRevision - 1) return;
+    if (!this.active || this.stream === undefined || revision < this.nextRevision - 1) return;
+    if (!this.synced && Date.now() - this.lastCatchUpAt < SYNC_GRACE_MS) return;
+    this.synced = true;
+    if (revision === this.lastProgress) return;
     this.push({ events: [], revision });
   }
 
@@ -191,6 +206,7 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
 
   private push(batch: WatchBatch): void {
     const n = batch.events.length;
+    this.lastProgress = n === 0 ? batch.revision : -1;
     if (n === 0) {
       // Progress carries no data: keep only the newest one queued behind the last events.
       const tail = this.queue[this.queue.length - 1];
