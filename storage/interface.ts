@@ -4,7 +4,8 @@
  * stamped with one store-wide revision.
  *
  * Revisions are positive integers that only grow; a revision is never reused, across restarts too. Revision
- * 0 means "none": the current revision of an empty store is 0 and a key that does not exist has modRevision 0.
+ * 0 means "none": a key that does not exist has modRevision 0. The current revision of an empty store is 0
+ * (embedded) or 1 (etcd): callers must not assume either.
  *
  * Two backends implement it (`storage/memory`, `storage/etcd`) and both pass the one conformance suite in
  * `storage/testing`. Errors are always `StorageError` (see `errors.ts`); the registry translates them to HTTP
@@ -211,6 +212,9 @@ export interface Store {
   /** Throws (`Unavailable` / `Timeout`) unless the backend can serve a linearizable read now. */
   check(): Promise<void>;
 
-  /** Ends every watch, flushes what was acknowledged, releases files and connections. Idempotent. */
+  /**
+   * Flushes what was acknowledged, ends every open watch (its iterator throws `Unavailable`), and releases
+   * files and connections. Every later call throws `Unavailable`. Idempotent.
+   */
   close(): Promise<void>;
 }

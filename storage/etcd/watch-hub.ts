@@ -1,5 +1,5 @@
 import type { WatchBatch, WatchOptions } from '../interface.js';
-import { invalidArgument } from '../errors.js';
+import { invalidArgument, unavailable } from '../errors.js';
 import type { CompactionTracker } from './compaction.js';
 import type { EtcdConnection } from './etcd-connection.js';
 import { WatchStream } from './watch-stream.js';
@@ -38,7 +38,7 @@ export class WatchHub implements WatchHost {
     return {
       [Symbol.asyncIterator]: () => {
         const watcher = new Watcher(prefix, from, this.options.bufferEvents, this, this.compaction, options.signal);
-        if (this.closed) watcher.end();
+        if (this.closed) watcher.fail(unavailable('the store is closed'));
         if (watcher.active) this.start(watcher);
         return watcher;
       },
@@ -66,19 +66,20 @@ export class WatchHub implements WatchHost {
     this.later(watcher);
   }
 
-  /** Ends every watch (without an error) and closes every stream. */
+  /** Ends every watch with `Unavailable` (the store is closed) and closes every stream. */
   close(): void {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    for (const w of this.waiting) w.end();
-    for (const s of [...this.streams]) for (const w of s.list()) w.end();
+    const closedError = unavailable('the store is closed');
+    for (const w of this.waiting) w.fail(closedError);
+    for (const s of [...this.streams]) for (const w of s.list()) w.fail(closedError);
     for (const s of this.streams) s.close();
     this.streams.clear();
   }
 
   private start(watcher: Watcher): void {
-    if (this.closed) return watcher.end();
+    if (this.closed) return watcher.fail(unavailable('the store is closed'));
     for (const s of this.streams) {
       if (s.usable && s.size < this.options.watchersPerStream) return s.add(watcher);
     }

@@ -167,7 +167,7 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
     }
   }
 
-  /** Ends the watch without an error (abort, break, store closed). */
+  /** Ends the watch without an error (abort, break). */
   end(): void {
     if (this.ended) return;
     this.ended = true;
