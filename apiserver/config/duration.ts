@@ -36,15 +36,3 @@ export function parseDuration(text: string): number | undefined {
   }
   return sign * total;
 }
-
-/** Formats milliseconds the way Go prints durations (`5m0s`, `1m30s`, `500ms`, `0s`), for --help. */
-export function formatDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  if (ms < 1000) return `${ms}ms`;
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor((ms % 3_600_000) / 60_000);
-  const s = (ms % 60_000) / 1000;
-  if (h > 0) return `${h}h${m}m${s}s`;
-  if (m > 0) return `${m}m${s}s`;
-  return `${s}s`;
-}

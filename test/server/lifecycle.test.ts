@@ -65,7 +65,8 @@ async function start(t: ReturnType<typeof testApi>, overrides = {}) {
 describe('graceful shutdown', () => {
   it('fails /readyz at once, lets an in-flight request finish, then stops', async () => {
     const t = testApi();
-    const { server, get } = await start(t, { shutdownDelayMs: 300 });
+    // The delay only has to outlast two loopback requests; it is generous so a slow machine does not flake.
+    const { server, get } = await start(t, { shutdownDelayMs: 2000 });
     const inFlight = get('/slow');
     await t.entered();
 

@@ -122,6 +122,24 @@ describe('bin/platform-apiserver', () => {
     expect(proc.stderr()).not.toContain(token);
   });
 
+  it('exits at once on a second signal while draining', async () => {
+    const dataDir = tempDir();
+    const proc = startProcess(['--data-dir', dataDir, '--secure-port=0', '--bind-address=127.0.0.1', '--shutdown-timeout=10m']);
+    const [, port] = await proc.stdoutLine(/Serving on https:\/\/127\.0\.0\.1:(\d+)/) as unknown as [string, string];
+    const ca = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');
+    // A request that never completes keeps the drain waiting.
+    const socket = connect({ host: '127.0.0.1', port: Number(port), ca, servername: 'localhost' });
+    await new Promise<void>((r, j) => socket.once('secureConnect', () => r()).once('error', j));
+    socket.on('error', () => undefined);
+    socket.write('GET /version HTTP/1.1\r\nHost: localhost\r\n');
+    proc.child.kill('SIGTERM');
+    await proc.stderrLine(/"msg":"shutting down"/);
+    proc.child.kill('SIGINT');
+    expect(await proc.exited).toBe(1);
+    expect(proc.stderr()).toContain('second signal: exiting now');
+    socket.destroy();
+  });
+
   it('exits 1 with the line number when the token file is malformed', async () => {
     const dir = tempDir();
     const file = join(dir, 'tokens.csv');

@@ -28,7 +28,7 @@ export function recover(options: { readonly logger: Logger }): Filter {
     } catch (err) {
       const status = toStatusError(err, ctx, logger);
       if (ctx.headerSent || !ctx.writable) {
-        logger.warn({ requestId: ctx.state.requestId, reason: status.reason, msg2: status.message }, 'error after response started');
+        logger.warn({ requestId: ctx.state.requestId, reason: status.reason, message: status.message }, 'error after response started');
         ctx.res.destroy();
         return;
       }
