@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startCompactor } from '../../storage/compactor.js';
 import type { Store } from '../../storage/interface.js';
@@ -89,7 +90,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       const opened = await openStore(
         config.storage.backend === 'etcd'
           ? { backend: 'etcd', endpoints: config.storage.endpoints }
-          : { backend: 'memory', dataDir: config.dataDir },
+          : { backend: 'memory', dataDir: join(config.dataDir, 'store') },
       );
       cleanups.push(() => opened.close());
       store = opened;

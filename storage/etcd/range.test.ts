@@ -1,5 +1,5 @@
 import { startEtcd, type EtcdCluster } from '../../test/harness/etcd.js';
-import { describeEtcd } from './describe-etcd.js';
+import { describeEtcd } from '../../test/harness/describe-etcd.js';
 import { openEtcdStore, type EtcdStore } from './etcd-store.js';
 
 describeEtcd('etcd list paging beyond the 4 MiB gRPC message cap', () => {

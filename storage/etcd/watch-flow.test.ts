@@ -1,7 +1,7 @@
 import { startEtcd, type EtcdCluster } from '../../test/harness/etcd.js';
 import { isStorageError } from '../errors.js';
 import { WatchReader } from '../testing/watch-reader.js';
-import { describeEtcd } from './describe-etcd.js';
+import { describeEtcd } from '../../test/harness/describe-etcd.js';
 import { openEtcdStore, type EtcdStore } from './etcd-store.js';
 
 const bytes = (s: string): Uint8Array => Buffer.from(s);

@@ -1,6 +1,6 @@
 import { startEtcd, type EtcdCluster } from '../../test/harness/etcd.js';
 import { WatchReader } from '../testing/watch-reader.js';
-import { describeEtcd, revisionsBetween } from './describe-etcd.js';
+import { describeEtcd, revisionsBetween } from '../../test/harness/describe-etcd.js';
 import { openEtcdStore, type EtcdStore } from './etcd-store.js';
 
 const bytes = (s: string): Uint8Array => Buffer.from(s);

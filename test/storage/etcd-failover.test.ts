@@ -5,7 +5,7 @@
  */
 import { startEtcd, type EtcdCluster } from '../harness/etcd.js';
 import { WatchReader } from '../../storage/testing/watch-reader.js';
-import { describeEtcd, revisionsBetween } from '../../storage/etcd/describe-etcd.js';
+import { describeEtcd, revisionsBetween } from '../harness/describe-etcd.js';
 import { openEtcdStore, type EtcdStore } from '../../storage/etcd/etcd-store.js';
 
 describeEtcd('etcd backend: a member dies mid-stream', () => {

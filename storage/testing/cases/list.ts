@@ -1,5 +1,5 @@
 import type { Store } from '../../interface.js';
-import { type SuiteContext, enc, dec, expectStorageError, watchFrom, valueOf } from '../helpers.js';
+import { type SuiteContext, enc, dec, expectStorageError } from '../helpers.js';
 
 export function defineListCases(ctx: SuiteContext): void {
   describe('list', () => {

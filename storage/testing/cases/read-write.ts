@@ -1,5 +1,4 @@
-import type { Store } from '../../interface.js';
-import { type SuiteContext, enc, dec, expectStorageError, watchFrom, valueOf } from '../helpers.js';
+import { type SuiteContext, enc, expectStorageError, watchFrom, valueOf } from '../helpers.js';
 
 export function defineReadWriteCases(ctx: SuiteContext): void {
   describe('get, create, update, delete', () => {

@@ -1,5 +1,4 @@
-import type { Store } from '../../interface.js';
-import { type SuiteContext, enc, dec, expectStorageError, watchFrom, valueOf } from '../helpers.js';
+import { type SuiteContext, enc, valueOf } from '../helpers.js';
 
 export function defineTxnCases(ctx: SuiteContext): void {
   describe('txn', () => {

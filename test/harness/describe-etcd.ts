@@ -1,4 +1,4 @@
-import { etcdAvailable } from '../../test/harness/etcd.js';
+import { etcdAvailable } from './etcd.js';
 
 /**
  * `describe` for suites that need a real etcd: skipped on a developer machine without the binary, never
