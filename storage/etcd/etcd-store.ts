@@ -38,7 +38,7 @@ export interface EtcdStoreOptions {
   readonly callTimeoutMs?: number;
   /** Deadline of `check()`, in ms. Default 2,000. */
   readonly checkTimeoutMs?: number;
-  /** Keys per range request when a list is paged internally. Default 5,000. */
+  /** Keys per range request when a list is paged internally. Default 10,000 (kube-apiserver's largest page): one round trip for most lists. */
   readonly rangePageSize?: number;
   /** Events a watcher may buffer before it fails with `Lagging`. Default 10,000. */
   readonly watchBufferEvents?: number;
@@ -77,7 +77,7 @@ export class EtcdStore implements Store {
       callTimeoutMs: options.callTimeoutMs ?? 10_000,
       grpcOptions: options.grpcOptions,
     });
-    this.pageSize = options.rangePageSize ?? 5_000;
+    this.pageSize = options.rangePageSize ?? 10_000;
     this.checkTimeoutMs = options.checkTimeoutMs ?? 2_000;
     this.watches = new WatchHub(this.connection, this.compaction, {
       bufferEvents: options.watchBufferEvents ?? 10_000,
