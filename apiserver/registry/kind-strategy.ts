@@ -1,0 +1,100 @@
+/**
+ * What a kind supplies to the generic registry: data (identity, scope, schema, table columns) plus small
+ * hooks for what a schema cannot say. One frozen object per kind in `registry/kinds/<group>/<kind>.ts`,
+ * declared `satisfies KindStrategy`; shared behaviour is composed by spreading helper objects. The generic
+ * registry owns the order in which the hooks run:
+ *
+ *   create: reset system fields -> namespace match -> defaults (schema) -> prepareForCreate -> validate
+ *           (schema, then ObjectMeta, then the kind's `validate`) -> warnings -> canonicalize -> store
+ *   update: pin uid/creationTimestamp/deletionTimestamp -> defaults -> prepareForUpdate(new, old) ->
+ *           validate + validateUpdate -> warnings -> canonicalize -> store (skipped when unchanged)
+ *   status: prepareForStatusUpdate(new, old) (default: keep everything of `old` but `status`) ->
+ *           validateStatusUpdate -> store
+ *
+ * Hooks receive objects they may change in place (fresh copies owned by the request); they never touch
+ * objects read from the store or the cache (invariant 8).
+ */
+import type { KubeObject, Verb } from '../api/object.js';
+import type { Naming } from '../naming/naming.js';
+import type { Schema } from '../schema/schema.js';
+import type { FieldError } from '../validation/field-error.js';
+
+export interface StrategyContext {
+  readonly naming: Naming;
+  /** The request's namespace ('' for cluster-scoped kinds). */
+  readonly namespace: string;
+  readonly dryRun: boolean;
+  /** '' for the main resource, `status` for the status sub-resource. */
+  readonly subresource: string;
+}
+
+/** How `metadata.name` is validated. Most kinds: DNS subdomain. Namespace: DNS label. */
+export type NameRule = 'dns-subdomain' | 'dns-label' | 'path-segment';
+
+export interface TableColumn {
+  readonly name: string;
+  /** OpenAPI type of the cells: `string`, `integer`, `number`, `boolean`, `date`. */
+  readonly type: string;
+  /** `name` for the NAME column, `date` for AGE-like ones, else ''. */
+  readonly format: string;
+  readonly description: string;
+  /** 0: always shown; >0 only with `-o wide`. */
+  readonly priority: number;
+}
+
+export interface TableConvention {
+  readonly columns: readonly TableColumn[];
+  /** One cell per column, in order. `now` lets AGE cells be computed consistently for a whole list. */
+  cells(obj: KubeObject, now: Date): readonly unknown[];
+}
+
+export interface KindStrategy {
+  /** The API group: '' for the core group, or a full group name. Use `groupPrefix` for groups under the domain. */
+  readonly group: string;
+  /** For groups under the group domain: `certificates` -> `certificates.<domain>` (wins over `group`). */
+  readonly groupPrefix?: string;
+  readonly version: string;
+  readonly kind: string;
+  /** URL name, plural lower-case: `secrets`. */
+  readonly resource: string;
+  /** Singular lower-case: `secret`. */
+  readonly singular: string;
+  readonly namespaced: boolean;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  /** Default: all eight verbs. */
+  readonly verbs?: readonly Verb[];
+  /** Sub-resources served (`status`; later issues add `scale`, `approval`, ...). */
+  readonly subresources?: readonly 'status'[];
+  /** The whole object's schema: apiVersion, kind, metadata (ObjectMeta) and the kind's own fields. */
+  readonly schema: Schema;
+  /** Default `dns-subdomain`. */
+  readonly nameRule?: NameRule;
+  /** PUT of a missing object creates it. */
+  readonly allowCreateOnUpdate?: boolean;
+  /** DELETE answers with the deleted object instead of a Status. */
+  readonly deleteReturnsObject?: boolean;
+  /** `metadata.generation` starts at 1 and is bumped by every change outside metadata and status. */
+  readonly tracksGeneration?: boolean;
+  /** Table columns for `kubectl get` (default: NAME and CREATED AT). */
+  readonly table?: TableConvention;
+  /**
+   * Field selector labels this kind supports beyond `metadata.name` and `metadata.namespace`, with the
+   * value of each for an object (`type` -> `obj.type` for Secrets). Unlisted labels are 400.
+   */
+  readonly selectableFields?: Readonly<Record<string, (obj: KubeObject) => string>>;
+
+  prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
+  validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  validateUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Warnings returned as `Warning: 299 - "..."` headers (create and update). */
+  warnings?(obj: KubeObject, old: KubeObject | undefined, ctx: StrategyContext): string[];
+  /** Normalizes the object right before it is stored (sorting, dropping write-only fields). */
+  canonicalize?(obj: KubeObject): void;
+  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+}
+
+/** The resolved group of a strategy under a naming. */
+export const groupOf = (s: KindStrategy, n: Naming): string => (s.groupPrefix !== undefined ? n.group(s.groupPrefix) : s.group);
