@@ -1,0 +1,116 @@
+/**
+ * JSON request bodies: `JSON.parse` for the value (native, the fastest there is), plus — only when the
+ * caller asks, i.e. for `fieldValidation` Strict or Warn — a light scanner that finds duplicate object keys,
+ * which `JSON.parse` silently resolves to the last occurrence (as Go's decoder does, so the value is the
+ * same one Kubernetes would keep).
+ */
+import { badRequest } from '../errors/constructors.js';
+
+export interface StrictJson {
+  readonly value: unknown;
+  /** Paths of repeated keys, in document order: `metadata.name`, `spec.containers[0].name`. */
+  readonly duplicateFields: string[];
+}
+
+/**
+ * Parses `text`; with `detectDuplicates` (default true) also lists duplicate keys. Invalid JSON throws a
+ * 400 BadRequest `error decoding JSON: <reason>`. An empty body is invalid JSON too; callers that accept
+ * empty bodies (DELETE) check for them first.
+ */
+export function parseJsonStrict(text: string, detectDuplicates = true): StrictJson {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`error decoding JSON: ${(err as Error).message}`);
+  }
+  return { value, duplicateFields: detectDuplicates ? findDuplicateKeys(text) : [] };
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+const COMMA = 0x2c;
+
+/**
+ * Duplicate keys of a text already known to be valid JSON (so the scanner can skip every check
+ * `JSON.parse` made). Iterative, so deep nesting cannot overflow the stack. Path segments are only joined
+ * into a string when a duplicate is found.
+ */
+export function findDuplicateKeys(text: string): string[] {
+  const found: string[] = [];
+  // One entry per open container: the keys seen so far (objects) or null (arrays).
+  const keySets: (Set<string> | null)[] = [];
+  // The segment each open container is at: the current key of an object, the current index of an array.
+  const segments: (string | number)[] = [];
+  let expectKey = false;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(text, i);
+      const depth = keySets.length - 1;
+      if (expectKey) {
+        const raw = text.slice(i + 1, end);
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        const keys = keySets[depth]!;
+        if (keys.has(key)) found.push(renderPath(segments, depth, key));
+        else keys.add(key);
+        segments[depth] = key;
+        expectKey = false;
+      }
+      i = end + 1;
+    } else if (c === LBRACE) {
+      keySets.push(new Set());
+      segments.push('');
+      expectKey = true;
+      i++;
+    } else if (c === LBRACKET) {
+      keySets.push(null);
+      segments.push(0);
+      expectKey = false;
+      i++;
+    } else if (c === RBRACE || c === RBRACKET) {
+      keySets.pop();
+      segments.pop();
+      expectKey = false;
+      i++;
+    } else if (c === COMMA) {
+      const depth = keySets.length - 1;
+      if (keySets[depth] === null) segments[depth] = (segments[depth] as number) + 1;
+      else expectKey = true;
+      i++;
+    } else {
+      // whitespace, ':', numbers, true/false/null: nothing to track.
+      i++;
+    }
+  }
+  return found;
+}
+
+/** Index of the closing quote of the string opening at `start`. */
+function stringEnd(text: string, start: number): number {
+  let end = text.indexOf('"', start + 1);
+  for (;;) {
+    // A quote preceded by an odd number of backslashes is escaped.
+    let slashes = 0;
+    for (let j = end - 1; text.charCodeAt(j) === BACKSLASH; j--) slashes++;
+    if ((slashes & 1) === 0) return end;
+    end = text.indexOf('"', end + 1);
+  }
+}
+
+/** `a.b[0].c` from the open containers below `depth` plus the final key. */
+function renderPath(segments: readonly (string | number)[], depth: number, key: string): string {
+  let out = '';
+  for (let d = 0; d < depth; d++) {
+    const seg = segments[d]!;
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else out += out === '' ? seg : `.${seg}`;
+  }
+  return out === '' ? key : `${out}.${key}`;
+}
