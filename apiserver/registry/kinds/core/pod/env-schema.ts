@@ -1,0 +1,78 @@
+/** Schemas of a container's environment: `env` (EnvVar and its `valueFrom` sources) and `envFrom`. */
+import type { Schema } from '../../../../schema/schema.js';
+import { bool, keyedList, obj, quantity, requiredStr, str } from './schema-builders.js';
+
+/** `fieldRef`: a field of the pod (`metadata.name`, `status.podIP` ...). */
+export const objectFieldSelectorSchema: Schema = obj(
+  'Selects a field of the pod.',
+  {
+    apiVersion: str('Schema version the fieldPath is written in; defaults to "v1".', { default: 'v1' }),
+    fieldPath: requiredStr('Path of the field to select, in that API version.'),
+  },
+  ['fieldPath'],
+  { 'x-kubernetes-map-type': 'atomic' },
+);
+
+/** `resourceFieldRef`: a resource request or limit of a container. */
+export const resourceFieldSelectorSchema: Schema = obj(
+  'Selects a resource (limits.cpu, requests.memory ...) of a container.',
+  {
+    containerName: str('Container name; required for volumes, optional for env vars.'),
+    divisor: quantity('Output format of the exposed resources; defaults to "1".'),
+    resource: requiredStr('Required: the resource to select.'),
+  },
+  ['resource'],
+  { 'x-kubernetes-map-type': 'atomic' },
+);
+
+const keySelector = (what: string): Schema =>
+  obj(
+    `Selects a key of a ${what}.`,
+    {
+      key: requiredStr(`The key of the ${what} to select.`),
+      name: str(`Name of the ${what} (a DNS subdomain).`, { default: '' }),
+      optional: bool(`Whether the ${what} or its key must be defined.`),
+    },
+    ['key'],
+    { 'x-kubernetes-map-type': 'atomic' },
+  );
+
+export const configMapKeySelectorSchema = keySelector('ConfigMap');
+export const secretKeySelectorSchema = keySelector('Secret');
+
+export const envVarSourceSchema: Schema = obj('Source of an environment variable value; exactly one of its fields.', {
+  configMapKeyRef: { ...configMapKeySelectorSchema, description: 'Selects a key of a ConfigMap.' },
+  fieldRef: { ...objectFieldSelectorSchema, description: 'Selects a field of the pod.' },
+  resourceFieldRef: { ...resourceFieldSelectorSchema, description: 'Selects a resource of the container.' },
+  secretKeyRef: { ...secretKeySelectorSchema, description: 'Selects a key of a Secret in the pod namespace.' },
+});
+
+export const envVarSchema: Schema = obj(
+  'An environment variable of a container.',
+  {
+    name: requiredStr('Name of the variable.'),
+    value: str('The value; $(VAR) references to earlier variables are expanded, $$(VAR) escapes. Defaults to "".'),
+    valueFrom: { ...envVarSourceSchema, description: "Source of the variable's value; not with a non-empty value." },
+  },
+  ['name'],
+);
+
+const envSource = (what: string): Schema =>
+  obj(
+    `Selects a ${what} whose keys become environment variables.`,
+    {
+      name: str(`Name of the ${what}.`, { default: '' }),
+      optional: bool(`Whether the ${what} must be defined.`),
+    },
+    undefined,
+    { 'x-kubernetes-map-type': 'atomic' },
+  );
+
+export const envFromSourceSchema: Schema = obj('A source of a set of environment variables.', {
+  configMapRef: envSource('ConfigMap'),
+  prefix: str('Prefix prepended to every key of the source (a C identifier).'),
+  secretRef: envSource('Secret'),
+});
+
+/** `env` of a container: keyed by `name`. */
+export const envListSchema: Schema = keyedList(envVarSchema, 'Environment variables to set in the container.', ['name']);

@@ -1,0 +1,204 @@
+/**
+ * The Volume schema: a name plus exactly one source. The common sources are described fully (emptyDir,
+ * configMap, secret, projected, persistentVolumeClaim, hostPath, downwardAPI, csi, ephemeral, nfs); the
+ * rarer, mostly deprecated in-tree ones keep whatever the client sends. Defaults as Kubernetes applies
+ * them: file modes 420 (0644), hostPath type "", token expiry 3600 s, claim volumeMode Filesystem.
+ * `volumes` merges by name with `retainKeys`, so replacing a volume's source drops the old one.
+ */
+import { objectMetaSchema } from '../../../../schema/object-meta-schema.js';
+import type { Schema } from '../../../../schema/schema.js';
+import { objectFieldSelectorSchema, resourceFieldSelectorSchema } from './env-schema.js';
+import { labelSelectorSchema } from './label-selector-schema.js';
+import { atomicList, bool, int32, int64, keyedList, localObjectReference, obj, quantity, quantityMap, requiredStr, str, stringList, stringMap } from './schema-builders.js';
+
+const MODE_NOTE = 'between 0000 and 0777 octal (0 and 511 decimal)';
+const defaultMode = (): Schema => int32(`Mode bits of created files by default, ${MODE_NOTE}; defaults to 0644.`, { default: 420 });
+
+const keyToPathSchema: Schema = obj(
+  'Maps a key to a file path in the volume.',
+  {
+    key: requiredStr('The key to project.'),
+    mode: int32(`Mode bits of this file, ${MODE_NOTE}; defaults to the volume defaultMode.`),
+    path: requiredStr("Relative path of the file; may not contain '..' elements or start with '..'."),
+  },
+  ['key', 'path'],
+);
+const keyItems = (what: string): Schema => atomicList({ ...keyToPathSchema, default: {} }, `Keys of the ${what} to project; unlisted keys are left out when set.`);
+
+const downwardAPIFileSchema: Schema = obj(
+  'A file holding a field of the pod or a resource of a container.',
+  {
+    fieldRef: objectFieldSelectorSchema,
+    mode: int32(`Mode bits of this file, ${MODE_NOTE}.`),
+    path: requiredStr('Relative path of the file.'),
+    resourceFieldRef: resourceFieldSelectorSchema,
+  },
+  ['path'],
+);
+const downwardAPIItems = atomicList({ ...downwardAPIFileSchema, default: {} }, 'Files of the volume.');
+
+const configMapProjection: Schema = obj('A ConfigMap projected into the volume.', {
+  items: keyItems('ConfigMap'),
+  name: str('Name of the ConfigMap.', { default: '' }),
+  optional: bool('Whether the ConfigMap or its keys must be defined.'),
+});
+const secretProjection: Schema = obj('A Secret projected into the volume.', {
+  items: keyItems('Secret'),
+  name: str('Name of the Secret.', { default: '' }),
+  optional: bool('Whether the Secret or its keys must be defined.'),
+});
+
+const volumeProjectionSchema: Schema = obj('One projected source; exactly one field.', {
+  clusterTrustBundle: obj(
+    'Certificates of ClusterTrustBundle objects, written as a PEM file.',
+    {
+      labelSelector: labelSelectorSchema,
+      name: str('Name of one bundle; exclusive with signerName and labelSelector.'),
+      optional: bool('Whether a missing bundle is tolerated.'),
+      path: requiredStr('Relative path of the file.'),
+      signerName: str('Select bundles of this signer.'),
+    },
+    ['path'],
+  ),
+  configMap: configMapProjection,
+  downwardAPI: obj('Downward API files.', { items: downwardAPIItems }),
+  secret: secretProjection,
+  serviceAccountToken: obj(
+    'A projected service account token.',
+    {
+      audience: str('Intended audience of the token; defaults to the API server identifier.'),
+      expirationSeconds: int64('Requested lifetime of the token, at least 600; defaults to 1 hour.', { default: 3600 }),
+      path: requiredStr('Relative path of the token file.'),
+    },
+    ['path'],
+  ),
+});
+
+const typedLocalObjectReference = (description: string, extra: Record<string, Schema> = {}): Schema =>
+  obj(
+    description,
+    {
+      apiGroup: str('API group of the referent; the core group when empty.'),
+      kind: requiredStr('Kind of the referent.'),
+      name: requiredStr('Name of the referent.'),
+      ...extra,
+    },
+    ['kind', 'name'],
+    { 'x-kubernetes-map-type': 'atomic' },
+  );
+
+const persistentVolumeClaimSpecSchema: Schema = obj('Desired characteristics of a volume claim.', {
+  accessModes: stringList('ReadWriteOnce, ReadOnlyMany, ReadWriteMany or ReadWriteOncePod.'),
+  dataSource: typedLocalObjectReference('A VolumeSnapshot or PersistentVolumeClaim to populate the volume from.'),
+  dataSourceRef: typedLocalObjectReference('An object to populate the volume from (any namespace with a grant).', {
+    namespace: str('Namespace of the referent.'),
+  }),
+  resources: obj('Minimum and maximum resources of the volume.', {
+    limits: quantityMap('Maximum amount of each resource allowed.'),
+    requests: quantityMap('Minimum amount of each resource required.'),
+  }),
+  selector: labelSelectorSchema,
+  storageClassName: str('Name of the StorageClass the claim requires.'),
+  volumeAttributesClassName: str('Name of the VolumeAttributesClass the claim requires.'),
+  volumeMode: str('Block or Filesystem; defaults to Filesystem.', { default: 'Filesystem' }),
+  volumeName: str('Binds the claim to this PersistentVolume.'),
+});
+
+/** Accepted as sent: the schema only names these sources (in-tree drivers, mostly deprecated). */
+const preserved = (description: string): Schema => ({ type: 'object', description, 'x-kubernetes-preserve-unknown-fields': true });
+
+export const volumeSourceProperties: Record<string, Schema> = {
+  awsElasticBlockStore: preserved('Deprecated: an AWS EBS disk (now served by the ebs.csi.aws.com CSI driver).'),
+  azureDisk: preserved('Deprecated: an Azure data disk (now served by the disk.csi.azure.com CSI driver).'),
+  azureFile: preserved('Deprecated: an Azure File share (now served by the file.csi.azure.com CSI driver).'),
+  cephfs: preserved('Deprecated: a Ceph filesystem.'),
+  cinder: preserved('Deprecated: an OpenStack Cinder volume (now served by the cinder.csi.openstack.org CSI driver).'),
+  configMap: obj('A ConfigMap whose keys become files.', {
+    defaultMode: defaultMode(),
+    items: keyItems('ConfigMap'),
+    name: str('Name of the ConfigMap.', { default: '' }),
+    optional: bool('Whether the ConfigMap or its keys must be defined.'),
+  }),
+  csi: obj(
+    'A volume served by an external CSI driver.',
+    {
+      driver: requiredStr('Name of the CSI driver.'),
+      fsType: str('Filesystem type to mount (ext4, xfs, ntfs).'),
+      nodePublishSecretRef: localObjectReference('Secret passed to the driver for NodePublishVolume.'),
+      readOnly: bool('Mount read-only; defaults to false.'),
+      volumeAttributes: stringMap('Driver-specific properties.'),
+    },
+    ['driver'],
+  ),
+  downwardAPI: obj('Fields of the pod written as files.', { defaultMode: defaultMode(), items: downwardAPIItems }),
+  emptyDir: obj('An empty directory that lives as long as the pod.', {
+    medium: str('"" (the node default) or Memory.'),
+    sizeLimit: quantity('Maximum local storage of the directory.'),
+  }),
+  ephemeral: obj('A volume provisioned for the pod by a volume claim, deleted with the pod.', {
+    volumeClaimTemplate: obj(
+      'The PersistentVolumeClaim created for the pod.',
+      { metadata: objectMetaSchema, spec: { ...persistentVolumeClaimSpecSchema, default: {} } },
+      ['spec'],
+    ),
+  }),
+  fc: preserved('A Fibre Channel disk.'),
+  flexVolume: preserved('Deprecated: a volume served by an exec-based plugin.'),
+  flocker: preserved('Deprecated: a Flocker volume.'),
+  gcePersistentDisk: preserved('Deprecated: a GCE persistent disk (now served by the pd.csi.storage.gke.io CSI driver).'),
+  gitRepo: preserved('Deprecated: a git repository cloned into an empty directory.'),
+  glusterfs: preserved('Deprecated: a Glusterfs mount.'),
+  hostPath: obj(
+    'A file or directory of the node.',
+    {
+      path: requiredStr('Path on the host; a symlink is followed.'),
+      type: str('"", DirectoryOrCreate, Directory, FileOrCreate, File, Socket, CharDevice or BlockDevice; defaults to "".', { default: '' }),
+    },
+    ['path'],
+  ),
+  image: preserved('An OCI image or artifact mounted read-only.'),
+  iscsi: preserved('An iSCSI disk.'),
+  nfs: obj(
+    'An NFS share.',
+    {
+      path: requiredStr('Path exported by the server.'),
+      readOnly: bool('Mount read-only; defaults to false.'),
+      server: requiredStr('Hostname or IP of the NFS server.'),
+    },
+    ['server', 'path'],
+  ),
+  persistentVolumeClaim: obj(
+    'A PersistentVolumeClaim in the pod namespace.',
+    { claimName: requiredStr('Name of the claim.'), readOnly: bool('Mount read-only; defaults to false.') },
+    ['claimName'],
+  ),
+  photonPersistentDisk: preserved('Deprecated: a PhotonController disk.'),
+  portworxVolume: preserved('Deprecated: a Portworx volume.'),
+  projected: obj('Several sources projected into one directory.', {
+    defaultMode: defaultMode(),
+    sources: atomicList({ ...volumeProjectionSchema, default: {} }, 'The projected sources.'),
+  }),
+  quobyte: preserved('Deprecated: a Quobyte mount.'),
+  rbd: preserved('Deprecated: a Rados block device.'),
+  scaleIO: preserved('Deprecated: a ScaleIO volume.'),
+  secret: obj('A Secret whose keys become files.', {
+    defaultMode: defaultMode(),
+    items: keyItems('Secret'),
+    optional: bool('Whether the Secret or its keys must be defined.'),
+    secretName: str('Name of the Secret in the pod namespace.'),
+  }),
+  storageos: preserved('Deprecated: a StorageOS volume.'),
+  vsphereVolume: preserved('Deprecated: a vSphere volume (now served by the csi.vsphere.vmware.com CSI driver).'),
+};
+
+/** The source fields of a Volume, in the order Kubernetes reports them. */
+export const VOLUME_SOURCES: readonly string[] = Object.keys(volumeSourceProperties);
+
+export const volumeSchema: Schema = obj(
+  'A named volume that containers of the pod may mount; exactly one source.',
+  { name: requiredStr('Name of the volume (a DNS label), unique within the pod.'), ...volumeSourceProperties },
+  ['name'],
+);
+
+export const volumeListSchema: Schema = keyedList(volumeSchema, 'Volumes that containers of the pod may mount.', ['name'], 'merge,retainKeys');
+
