@@ -290,7 +290,7 @@ class Validator {
         }
       }
       if (complete) {
-        const tuple = JSON.stringify(keys.map((k) => rec[k]));
+        const tuple = keys.length === 1 ? keyText(rec[keys[0]!]) : keys.map((k) => keyText(rec[k])).join('\u0000');
         if (seen.has(tuple)) {
           const shown: Record<string, unknown> = {};
           for (const k of keys) shown[k] = rec[k];
@@ -335,6 +335,9 @@ function runeLength(v: string): number {
   }
   return n;
 }
+
+/** A map-list key value as set-member text: cheap for the usual string keys; 1 and "1" stay apart. */
+const keyText = (v: unknown): string => (typeof v === 'string' ? `s${v}` : `j${canonical(v)}`);
 
 /** JSON with sorted object keys: equal values give equal text. */
 function canonical(v: unknown): string {
