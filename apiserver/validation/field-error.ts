@@ -38,7 +38,6 @@ const omitsValue = new Set<FieldErrorType>([
   'FieldValueRequired',
   'FieldValueForbidden',
   'FieldValueTooLong',
-  'FieldValueTooMany',
   'InternalError',
 ]);
 
