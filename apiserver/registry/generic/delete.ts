@@ -1,0 +1,105 @@
+/**
+ * delete, as kube's generic store:
+ * - preconditions (uid, resourceVersion) are checked against the current object: 409 `Precondition failed:
+ *   ...` on a mismatch, never retried;
+ * - an object with finalizers is not removed: it gets `deletionTimestamp` (now) and
+ *   `deletionGracePeriodSeconds: 0` (generation bumped when tracked) and stays until an update empties
+ *   its finalizers; a second delete of it changes nothing. The answer is the object, 200 (202 only when
+ *   the deprecated `orphanDependents` is false, as kube);
+ * - otherwise the key is deleted with a compare on the modRevision read (a concurrent write makes the loop
+ *   read again); the answer is the deleted object for `deleteReturnsObject` kinds, else a Success Status
+ *   `{details: {name, group, kind: <resource>, uid}}`, 200.
+ * Dry run computes the same answer and writes nothing. `gracePeriodSeconds` is accepted (no kind of this
+ * server deletes gracefully yet); `propagationPolicy` is validated, but no garbage-collector finalizers are
+ * added since no garbage collector runs yet.
+ */
+import type { KubeObject } from '../../api/object.js';
+import { conflict, invalid, notFound } from '../../errors/constructors.js';
+import { isStorageError } from '../../../storage/errors.js';
+import type { KeyValue } from '../../../storage/interface.js';
+import { invalidValue, notSupported, toCauses, type FieldError } from '../../validation/field-error.js';
+import { decodeObject, encodeObject } from './object-codec.js';
+import type { DeleteOptions, DeleteResult, SuccessStatus } from './options.js';
+import { requestNamespace, type RegistryContext } from './registry-context.js';
+import { storageToStatus } from './storage-errors.js';
+import { rfc3339 } from './system-fields.js';
+
+const POLICIES = ['Foreground', 'Background', 'Orphan'];
+
+export function validateDeleteOptions(ctx: RegistryContext, opts: DeleteOptions): void {
+  const errs: FieldError[] = [];
+  const p = opts.propagationPolicy;
+  if (p !== undefined && p !== '' && !POLICIES.includes(p)) errs.push(notSupported('propagationPolicy', p, POLICIES));
+  if (p !== undefined && p !== '' && opts.orphanDependents !== undefined) {
+    errs.push(invalidValue('propagationPolicy', p, 'orphanDependents and deletionPropagation cannot be both set'));
+  }
+  if (errs.length > 0) throw invalid({ group: ctx.metaGroup, kind: 'DeleteOptions' }, '', toCauses(errs));
+}
+
+function checkPreconditions(ctx: RegistryContext, name: string, opts: DeleteOptions, current: KubeObject): void {
+  const pre = opts.preconditions;
+  if (pre === undefined) return;
+  if (pre.uid !== undefined && pre.uid !== current.metadata.uid) {
+    throw conflict(ctx.gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+  }
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== current.metadata.resourceVersion) {
+    throw conflict(
+      ctx.gr,
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
+    );
+  }
+}
+
+export function successStatus(ctx: RegistryContext, obj: KubeObject): SuccessStatus {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name: obj.metadata.name ?? '', group: ctx.gr.group, kind: ctx.gr.resource, uid: obj.metadata.uid ?? '' },
+  };
+}
+
+export async function deleteObject(ctx: RegistryContext, namespace: string, name: string, opts: DeleteOptions = {}): Promise<DeleteResult> {
+  validateDeleteOptions(ctx, opts);
+  const key = ctx.keys.objectKey(requestNamespace(ctx, namespace), name);
+  const dryRun = opts.dryRun === true;
+  const pending = (object: KubeObject): DeleteResult => ({ object, deleted: false, code: opts.orphanDependents === false ? 202 : 200 });
+  let kv: KeyValue | undefined;
+  try {
+    kv = (await ctx.store.get(key)).kv;
+  } catch (err) {
+    throw storageToStatus(err, ctx.gr, name);
+  }
+  for (;;) {
+    if (kv === undefined) throw notFound(ctx.gr, name);
+    const current = decodeObject(kv);
+    checkPreconditions(ctx, name, opts, current);
+    try {
+      if ((current.metadata.finalizers ?? []).length > 0) {
+        if (current.metadata.deletionTimestamp !== undefined) return pending(current);
+        current.metadata.deletionTimestamp = rfc3339(ctx.now());
+        current.metadata.deletionGracePeriodSeconds = 0;
+        if ((current.metadata.generation ?? 0) > 0) current.metadata.generation = current.metadata.generation! + 1;
+        if (!dryRun) {
+          const res = await ctx.store.update(key, encodeObject(current), kv.modRevision);
+          current.metadata.resourceVersion = String(res.revision);
+        }
+        return pending(current);
+      }
+      if (!dryRun) await ctx.store.delete(key, kv.modRevision);
+      return { object: ctx.strategy.deleteReturnsObject === true ? current : successStatus(ctx, current), deleted: true, code: 200 };
+    } catch (err) {
+      if (isStorageError(err, 'Conflict')) {
+        kv = err.current;
+        continue;
+      }
+      if (isStorageError(err, 'NotFound')) {
+        kv = undefined;
+        continue;
+      }
+      throw storageToStatus(err, ctx.gr, name);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The generic registry: the one store of every kind, parameterised by the kind's strategy. Handlers call
+ * these verbs with parsed parameters; every failure is a StatusError with Kubernetes' reason and message
+ * (storage errors are translated here, once). Objects returned are fresh and owned by the caller.
+ */
+import type { KubeList, KubeObject } from '../../api/object.js';
+import { deleteCollection } from './delete-collection.js';
+import { deleteObject } from './delete.js';
+import { getObject } from './get.js';
+import { listObjects } from './list.js';
+import { createObject } from './create.js';
+import type { DeleteOptions, DeleteResult, GetOptions, ListOptions, UpdateOptions, UpdateResult, WriteOptions, WriteResult } from './options.js';
+import { registryContext, type GenericRegistryConfig, type RegistryContext } from './registry-context.js';
+import { patchObject, updateObject } from './update.js';
+
+export interface GenericRegistry {
+  readonly context: RegistryContext;
+  /** 404 when missing; see GetOptions for resourceVersion. */
+  get(namespace: string, name: string, opts?: GetOptions): Promise<KubeObject>;
+  /** `namespace` '' lists every namespace of a namespaced kind. */
+  list(namespace: string, opts?: ListOptions): Promise<KubeList>;
+  /** 409 AlreadyExists, 422 Invalid, 400 namespace mismatch. The object passed in is consumed (changed). */
+  create(namespace: string, obj: KubeObject, opts?: WriteOptions): Promise<WriteResult>;
+  /** PUT; the object passed in is not changed. */
+  update(namespace: string, name: string, obj: KubeObject, opts?: UpdateOptions): Promise<UpdateResult>;
+  /** PATCH through `apply` (JSON patch, merge patch ... of the handler), retried like update. */
+  patch(namespace: string, name: string, apply: (current: KubeObject) => KubeObject, opts?: UpdateOptions): Promise<UpdateResult>;
+  delete(namespace: string, name: string, opts?: DeleteOptions): Promise<DeleteResult>;
+  deleteCollection(namespace: string, listOpts?: ListOptions, deleteOpts?: DeleteOptions): Promise<KubeList>;
+}
+
+export function createGenericRegistry(config: GenericRegistryConfig): GenericRegistry {
+  const ctx = registryContext(config);
+  return Object.freeze({
+    context: ctx,
+    get: (ns: string, name: string, opts?: GetOptions) => getObject(ctx, ns, name, opts),
+    list: (ns: string, opts?: ListOptions) => listObjects(ctx, ns, opts),
+    create: (ns: string, obj: KubeObject, opts?: WriteOptions) => createObject(ctx, ns, obj, opts),
+    update: (ns: string, name: string, obj: KubeObject, opts?: UpdateOptions) => updateObject(ctx, ns, name, obj, opts),
+    patch: (ns: string, name: string, apply: (current: KubeObject) => KubeObject, opts?: UpdateOptions) => patchObject(ctx, ns, name, apply, opts),
+    delete: (ns: string, name: string, opts?: DeleteOptions) => deleteObject(ctx, ns, name, opts),
+    deleteCollection: (ns: string, listOpts?: ListOptions, deleteOpts?: DeleteOptions) => deleteCollection(ctx, ns, listOpts, deleteOpts),
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * What every verb of the generic registry shares: the kind's strategy, the store, the resolved names and
+ * the key layout. Built once per kind by `createGenericRegistry`.
+ */
+import type { KubeObject } from '../../api/object.js';
+import { apiVersionOf } from '../../api/object.js';
+import type { GroupKind, GroupResource } from '../../errors/constructors.js';
+import type { Naming } from '../../naming/naming.js';
+import type { Store } from '../../../storage/interface.js';
+import { groupOf, type KindStrategy, type StrategyContext } from '../kind-strategy.js';
+import { DEFAULT_ETCD_PREFIX, keyLayout, type KeyLayout } from './keys.js';
+
+export interface GenericRegistryConfig {
+  readonly store: Store;
+  readonly strategy: KindStrategy;
+  readonly naming: Naming;
+  /** `--etcd-prefix`; default `/registry`. */
+  readonly prefix?: string;
+  /**
+   * The key segment(s) after the prefix. Default: the resource (`secrets`), as kube stores built-in kinds
+   * whatever their group. Custom resources pass `<group>/<resource>`; nodes may pass kube's `minions`.
+   */
+  readonly resourcePrefix?: string;
+  /** Wording of schema validation messages (see schema/validate.ts). Default `builtin`. */
+  readonly validationStyle?: 'crd' | 'builtin';
+  /** How many deletes a deletecollection runs at once. Default 16. */
+  readonly deleteCollectionConcurrency?: number;
+  /** The clock, for tests. */
+  readonly now?: () => Date;
+}
+
+export interface RegistryContext {
+  readonly store: Store;
+  readonly strategy: KindStrategy;
+  readonly naming: Naming;
+  readonly keys: KeyLayout;
+  readonly group: string;
+  readonly gr: GroupResource;
+  readonly gk: GroupKind;
+  /** `v1` or `group/version`. */
+  readonly apiVersion: string;
+  readonly hasStatus: boolean;
+  readonly validationStyle: 'crd' | 'builtin';
+  readonly deleteCollectionConcurrency: number;
+  readonly now: () => Date;
+  /** The group of ListOptions / DeleteOptions (`meta.<domain>`). */
+  readonly metaGroup: string;
+}
+
+export function registryContext(c: GenericRegistryConfig): RegistryContext {
+  const s = c.strategy;
+  const group = groupOf(s, c.naming);
+  return Object.freeze({
+    store: c.store,
+    strategy: s,
+    naming: c.naming,
+    keys: keyLayout(c.prefix ?? DEFAULT_ETCD_PREFIX, c.resourcePrefix ?? s.resource, s.namespaced),
+    group,
+    gr: { group, resource: s.resource },
+    gk: { group, kind: s.kind },
+    apiVersion: apiVersionOf(group, s.version),
+    hasStatus: s.subresources?.includes('status') === true,
+    validationStyle: c.validationStyle ?? 'builtin',
+    deleteCollectionConcurrency: Math.max(1, c.deleteCollectionConcurrency ?? 16),
+    now: c.now ?? (() => new Date()),
+    metaGroup: c.naming.group('meta'),
+  });
+}
+
+export function strategyContext(ctx: RegistryContext, namespace: string, dryRun: boolean, subresource: string): StrategyContext {
+  return { naming: ctx.naming, namespace: ctx.strategy.namespaced ? namespace : '', dryRun, subresource };
+}
+
+/** The namespace a request addresses: '' for cluster-scoped kinds whatever the caller passed. */
+export const requestNamespace = (ctx: RegistryContext, namespace: string): string => (ctx.strategy.namespaced ? namespace : '');
+
+/** Sets apiVersion and kind to the strategy's (the handler already refused a mismatching kind). */
+export function stampTypeMeta(ctx: RegistryContext, obj: KubeObject): void {
+  obj.apiVersion = ctx.apiVersion;
+  obj.kind = ctx.strategy.kind;
+}

@@ -1,0 +1,49 @@
+/**
+ * The one place where StorageError codes become HTTP answers (DESIGN.md "The storage contract"):
+ * NotFound 404, AlreadyExists 409, Conflict 409 (optimistic lock), Compacted 410 Expired, FutureRevision
+ * 504 "Too large resource version", Timeout 504, Unavailable 503, anything else 500. The backend's own
+ * message (keys, hosts) never reaches the client. Errors that are not StorageErrors pass through unchanged.
+ */
+import { isStorageError } from '../../../storage/errors.js';
+import {
+  alreadyExists,
+  conflict,
+  expired,
+  internalError,
+  notFound,
+  serviceUnavailable,
+  timeout,
+  tooLargeResourceVersion,
+  type GroupResource,
+} from '../../errors/constructors.js';
+
+export function storageToStatus(err: unknown, gr: GroupResource, name = ''): unknown {
+  if (!isStorageError(err)) return err;
+  switch (err.code) {
+    case 'NotFound':
+      return notFound(gr, name);
+    case 'AlreadyExists':
+      return alreadyExists(gr, name);
+    case 'Conflict':
+      return conflict(gr, name);
+    case 'Compacted':
+      return expired();
+    case 'FutureRevision':
+      return tooLargeResourceVersion(err.requestedRevision ?? 0, err.currentRevision ?? 0);
+    case 'Timeout':
+      return timeout('request did not complete within requested timeout - context deadline exceeded', 1);
+    case 'Unavailable':
+      return serviceUnavailable('the storage backend is unavailable; please try again later');
+    default:
+      return internalError(`storage error (${err.code})`);
+  }
+}
+
+/** Runs `fn`, translating StorageErrors. */
+export async function translated<T>(gr: GroupResource, name: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw storageToStatus(err, gr, name);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * update (PUT) and patch, both on the guaranteed-update loop.
+ *
+ * update: a `metadata.resourceVersion` in the body is a precondition (stale: 409 with kube's
+ * optimistic-lock message, never retried); without one the update is unconditional and retried on store
+ * conflicts. A missing object is created when the kind allows create-on-update (`created: true`, 201),
+ * else 404. `subresource: 'status'` updates only the status.
+ *
+ * patch: `apply` receives a fresh copy of the current object (with its resourceVersion) and returns the
+ * patched object; it runs again on every retry. A patch that changes `metadata.resourceVersion` made it a
+ * precondition (409 when it is not the current one). A missing object is 404 (apply-create comes later).
+ */
+import type { KubeObject } from '../../api/object.js';
+import { badRequest, notFound } from '../../errors/constructors.js';
+import { isObject, jsonClone } from '../patch/json-value.js';
+import { prepareCreate } from './create.js';
+import { guaranteedUpdate, type UpdateOutcome } from './guaranteed-update.js';
+import type { UpdateOptions, UpdateResult } from './options.js';
+import { ensureName } from './object-checks.js';
+import { checkResourceVersion, prepareStatusUpdate, prepareUpdate } from './prepare-update.js';
+import { requestNamespace, type RegistryContext } from './registry-context.js';
+
+function step(ctx: RegistryContext, obj: KubeObject, current: KubeObject, ns: string, name: string, opts: UpdateOptions): UpdateOutcome {
+  if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+  checkResourceVersion(ctx, name, obj, current);
+  return opts.subresource === 'status' ? prepareStatusUpdate(ctx, obj, current, ns, name, opts) : prepareUpdate(ctx, obj, current, ns, name, opts);
+}
+
+export async function updateObject(ctx: RegistryContext, namespace: string, name: string, input: KubeObject, opts: UpdateOptions = {}): Promise<UpdateResult> {
+  const ns = requestNamespace(ctx, namespace);
+  const key = ctx.keys.objectKey(ns, name);
+  const res = await guaranteedUpdate(ctx, key, name, opts.dryRun === true, (current) => {
+    const obj = jsonClone(input);
+    if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
+    if (current === undefined) {
+      if (ctx.strategy.allowCreateOnUpdate !== true || opts.subresource === 'status') throw notFound(ctx.gr, name);
+      ensureName(obj, name);
+      const warnings = prepareCreate(ctx, obj, ns, opts);
+      return { type: 'create', obj, warnings };
+    }
+    return step(ctx, obj, current, ns, name, opts);
+  });
+  return { object: res.object, created: res.outcome === 'create', warnings: res.warnings };
+}
+
+export async function patchObject(
+  ctx: RegistryContext,
+  namespace: string,
+  name: string,
+  apply: (current: KubeObject) => KubeObject,
+  opts: UpdateOptions = {},
+): Promise<UpdateResult> {
+  const ns = requestNamespace(ctx, namespace);
+  const key = ctx.keys.objectKey(ns, name);
+  const res = await guaranteedUpdate(ctx, key, name, opts.dryRun === true, (current) => {
+    if (current === undefined) throw notFound(ctx.gr, name);
+    const obj = apply(jsonClone(current));
+    if (!isObject(obj)) throw badRequest('the patched object must be a JSON object');
+    return step(ctx, obj, current, ns, name, opts);
+  });
+  return { object: res.object, created: false, warnings: res.warnings };
+}
