@@ -3,8 +3,10 @@
  * - Strict: duplicate keys and unknown fields become one 400 `strict decoding error: ...` listing all.
  * - Warn: each becomes a warning (`unknown field "spec.foo"`), for `Warning: 299` headers.
  * - Ignore: nothing is reported.
- * Unknown fields are pruned in every mode, so the result only holds declared fields.
+ * Unknown fields are pruned in every mode, so the result only holds declared fields, and nulls of
+ * non-nullable fields are dropped (see drop-nulls.ts).
  */
+import { dropNulls } from './drop-nulls.js';
 import { parseJsonStrict } from './json-strict.js';
 import { pruneReporting, prune } from './prune.js';
 import type { Schema } from './schema.js';
@@ -37,9 +39,11 @@ export function decodeYamlObject(text: string, schema: Schema, fieldValidation: 
 export function decodeParsed(value: unknown, duplicateFields: readonly string[], schema: Schema, fieldValidation: FieldValidation): Decoded {
   if (fieldValidation === 'Ignore') {
     prune(value, schema);
+    dropNulls(value, schema);
     return { object: value, warnings: [] };
   }
   const unknown = pruneReporting(value, schema);
+  dropNulls(value, schema);
   if (unknown.length === 0 && duplicateFields.length === 0) return { object: value, warnings: [] };
   const messages = [...duplicateFields.map(duplicateFieldMessage), ...unknown.map(unknownFieldMessage)];
   if (fieldValidation === 'Strict') throw strictDecodingError(messages);
