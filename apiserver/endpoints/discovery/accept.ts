@@ -61,3 +61,8 @@ export function chooseDiscovery(accept: string | undefined, aggregatedAllowed: b
   }
   return { kind: 'none' };
 }
+
+/** Whether plain JSON is acceptable: an absent header, `application/json` or a wildcard range. */
+export function acceptsJson(accept: string | undefined): boolean {
+  return chooseDiscovery(accept, false).kind === 'legacy';
+}

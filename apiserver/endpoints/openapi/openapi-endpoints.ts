@@ -1,0 +1,77 @@
+/**
+ * The OpenAPI filter, with kube-openapi's caching behaviour:
+ * - `GET /openapi/v2`: the Swagger document (JSON only; protobuf is 406), ETag, 304 on If-None-Match.
+ * - `GET /openapi/v3`: the root listing each group version's hashed URL; ETag, 304.
+ * - `GET /openapi/v3/api/v1`, `/openapi/v3/apis/<g>/<v>`: the group version's document, ETag, 304. With
+ *   `?hash=` equal to the document's hash: `Cache-Control: public, immutable` and `Expires` a year ahead
+ *   (the URL names the content, so clients cache it for good); with another hash: 301 to the current URL;
+ *   without: `Cache-Control: no-cache, private`. An unknown group version passes on (404).
+ * Large documents are sent gzip-compressed to clients that accept it. `?timeout=32s` is ignored.
+ */
+import { notAcceptable } from '../../errors/constructors.js';
+import type { Naming } from '../../naming/naming.js';
+import type { KindStrategy } from '../../registry/kind-strategy.js';
+import type { Filter } from '../../server/request-state.js';
+import { acceptsJson } from '../discovery/accept.js';
+import { serveCached } from '../discovery/cached-body.js';
+import type { EnabledPredicate } from '../discovery/served-groups.js';
+import { openapiDocuments, serverRelativeURL, type OpenAPIDocuments } from './openapi-documents.js';
+
+export interface OpenAPIOptions {
+  readonly naming: Naming;
+  /** The served kinds; a function is called per request, documents are rebuilt when its array changes. */
+  readonly kinds: readonly KindStrategy[] | (() => readonly KindStrategy[]);
+  /** `--runtime-config`; default: everything served. */
+  readonly enabled?: EnabledPredicate;
+  /** Kinds accepting strategic merge patch; default: all (built-in kinds). Custom resources must say no. */
+  readonly strategicMergePatch?: (k: KindStrategy) => boolean;
+}
+
+const jsonType = 'application/json';
+const noCache = 'no-cache, private';
+const oneYearMs = 365 * 24 * 3600 * 1000;
+
+export function openapiEndpoints(o: OpenAPIOptions): Filter {
+  const pathOptions = { strategicMergePatch: o.strategicMergePatch ?? (() => true) };
+  let lastKinds: readonly KindStrategy[] | undefined;
+  let last: OpenAPIDocuments | undefined;
+  const documents = (): OpenAPIDocuments => {
+    const kinds = typeof o.kinds === 'function' ? o.kinds() : o.kinds;
+    if (last === undefined || kinds !== lastKinds) {
+      last = openapiDocuments(kinds, o.naming, o.enabled, pathOptions);
+      lastKinds = kinds;
+    }
+    return last;
+  };
+
+  return async function openapi(ctx, next) {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith('/openapi/')) return next();
+    const path = ctx.path.endsWith('/') ? ctx.path.slice(0, -1) : ctx.path;
+    let body;
+    let cacheControl = noCache;
+    let headers: Record<string, string> | undefined;
+    if (path === '/openapi/v2') {
+      body = documents().v2();
+    } else if (path === '/openapi/v3') {
+      body = documents().v3Root;
+    } else if (path.startsWith('/openapi/v3/')) {
+      const key = path.slice('/openapi/v3/'.length);
+      body = documents().v3.get(key);
+      if (body === undefined) return next();
+      const hash = ctx.query['hash'];
+      if (typeof hash === 'string' && hash !== '') {
+        if (hash !== body.hash) {
+          ctx.status = 301;
+          ctx.set('Location', serverRelativeURL(key, body.hash));
+          return;
+        }
+        cacheControl = 'public, immutable';
+        headers = { Expires: new Date(Date.now() + oneYearMs).toUTCString() };
+      }
+    } else {
+      return next();
+    }
+    if (!acceptsJson(ctx.get('Accept'))) throw notAcceptable([jsonType]);
+    serveCached(ctx, body, { contentType: jsonType, cacheControl, ...(headers === undefined ? {} : { headers }) });
+  };
+}
