@@ -1,0 +1,17 @@
+/**
+ * The built-in kinds, in the order discovery lists them. The registry, discovery and the OpenAPI
+ * documents all take their kinds from here, so a new built-in kind is one entry.
+ */
+import type { KindStrategy } from '../kind-strategy.js';
+import { configMaps } from './core/configmap.js';
+import { namespaces } from './core/namespace.js';
+import { nodes } from './core/node.js';
+import { podTemplates } from './core/podtemplate.js';
+import { secrets } from './core/secret.js';
+import { serviceAccounts } from './core/serviceaccount.js';
+
+const BUILTIN: readonly KindStrategy[] = Object.freeze([configMaps, namespaces, nodes, podTemplates, secrets, serviceAccounts]);
+
+export function builtinKinds(): readonly KindStrategy[] {
+  return BUILTIN;
+}
