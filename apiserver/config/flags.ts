@@ -65,6 +65,9 @@ export const flagTable: readonly FlagSpec[] = [
   // API
   { name: 'group-domain', type: 'string', default: 'platform.io', arg: 'domain',
     help: 'Domain of the API group names (platform.io, or k8s.io for stock Kubernetes names).' },
+  { name: 'runtime-config', type: 'string', default: '', arg: 'key=value,...',
+    help: 'Enable or disable API group versions and resources: api/all, api/ga, api/beta, api/alpha, '
+      + '<group>/<version> or <group>/<version>/<resource>, each =true or =false (default true).' },
   // Limits and timeouts
   { name: 'max-requests-inflight', type: 'int', default: '400', arg: 'n',
     help: 'Maximum number of non-mutating requests in flight; more get 429. 0 means no limit.' },

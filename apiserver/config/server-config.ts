@@ -1,4 +1,8 @@
 import { isIP } from 'node:net';
+import { naming, type Naming } from '../naming/naming.js';
+import { groupOf } from '../registry/kind-strategy.js';
+import { builtinKinds } from '../registry/kinds/index.js';
+import { checkRuntimeConfig, parseRuntimeConfig } from '../registry/runtime-config.js';
 import { resolve } from 'node:path';
 import { FlagError } from './flag-error.js';
 import type { ParsedFlags } from './parse-flags.js';
@@ -26,6 +30,8 @@ export interface ServerConfig {
   readonly compactionIntervalMs: number;
   readonly dataDir: string;
   readonly groupDomain: string;
+  /** `--runtime-config` as given (validated); '' serves every built-in group version. */
+  readonly runtimeConfig: string;
   readonly logLevel: string;
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
@@ -45,6 +51,7 @@ export function defaultConfig(dataDir: string): ServerConfig {
     compactionIntervalMs: 5 * 60_000,
     dataDir: resolve(dataDir),
     groupDomain: 'platform.io',
+    runtimeConfig: '',
     logLevel: 'info',
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
@@ -52,6 +59,11 @@ export function defaultConfig(dataDir: string): ServerConfig {
     shutdownDelayMs: 0,
     shutdownTimeoutMs: 30_000,
   };
+}
+
+/** The group and version of every built-in kind under `n`, for --runtime-config checks. */
+function builtinGroupVersions(n: Naming): { group: string; version: string }[] {
+  return builtinKinds().map((k) => ({ group: groupOf(k, n), version: k.version }));
 }
 
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -103,6 +115,10 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     throw new FlagError(`invalid value "${groupDomain}" for flag --group-domain: not a DNS domain like platform.io`);
   }
 
+  const runtimeConfig = flags.string('runtime-config') ?? '';
+  const problem = checkRuntimeConfig(parseRuntimeConfig(runtimeConfig), builtinGroupVersions(naming(groupDomain)));
+  if (problem !== undefined) throw new FlagError(`invalid value "${runtimeConfig}" for flag --runtime-config: ${problem}`);
+
   for (const name of ['max-requests-inflight', 'max-mutating-requests-inflight']) {
     if (flags.int(name) < 0) throw new FlagError(`invalid value "${flags.int(name)}" for flag --${name}: must not be negative`);
   }
@@ -124,6 +140,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     compactionIntervalMs: flags.duration('etcd-compaction-interval'),
     dataDir,
     groupDomain,
+    runtimeConfig,
     logLevel: flags.string('log-level') ?? 'info',
     maxRequestsInflight: flags.int('max-requests-inflight'),
     maxMutatingRequestsInflight: flags.int('max-mutating-requests-inflight'),

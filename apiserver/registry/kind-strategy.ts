@@ -92,6 +92,13 @@ export interface KindStrategy {
   warnings?(obj: KubeObject, old: KubeObject | undefined, ctx: StrategyContext): string[];
   /** Normalizes the object right before it is stored (sorting, dropping write-only fields). */
   canonicalize?(obj: KubeObject): void;
+  /**
+   * Called when a delete finds the object (not yet marked). Return true to keep it, marked for deletion
+   * (`deletionTimestamp` set), as objects with `metadata.finalizers` are kept; the hook may change `obj`
+   * (a Namespace turns Terminating and waits for its `spec.finalizers`). Runs for objects with
+   * metadata finalizers too, so the kind's own marking happens either way.
+   */
+  markForDeletion?(obj: KubeObject): boolean;
   prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
 }

@@ -1,5 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { UserInfo } from '../auth/user-info.js';
+import type { RequestInfo } from '../request/request-info.js';
 
 /**
  * What the filter chain attaches to `ctx.state`, in chain order. Later filters (request info,
@@ -18,6 +19,8 @@ export interface RequestState {
   longRunning: boolean;
   /** Set by authentication: who the request acts as (`system:anonymous` on public paths without credentials). */
   user?: UserInfo;
+  /** The request's verb, group, version, resource, namespace, name; parsed once, on first use. */
+  requestInfo?: RequestInfo;
 }
 
 export type AppContext = ParameterizedContext<RequestState>;

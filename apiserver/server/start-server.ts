@@ -16,6 +16,15 @@ import { unknownBuild, type BuildInfo } from '../endpoints/version.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ensureGeneratedCerts, loadProvidedCerts } from '../tls/serving-certs.js';
 import { trustAnchorFor } from '../tls/trust-anchor.js';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { startLeaderElection } from '../controllers/leader-election.js';
+import { startNamespaceController } from '../controllers/namespace/namespace-controller.js';
+import { apiEndpoints } from '../endpoints/api-endpoints.js';
+import { naming } from '../naming/naming.js';
+import { bootstrapNamespaces } from '../registry/bootstrap-namespaces.js';
+import { builtinKinds } from '../registry/kinds/index.js';
+import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { createApp } from './app.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import type { Filter } from './request-state.js';
@@ -106,6 +115,42 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       cleanups.push(() => compactor.stop());
     }
 
+    let api = options.api;
+    if (api === undefined) {
+      const names = naming(config.groupDomain);
+      const served = apiEndpoints({
+        store: theStore,
+        naming: names,
+        kinds: builtinKinds(),
+        prefix: config.storagePrefix,
+        runtimeConfig: parseRuntimeConfig(config.runtimeConfig),
+      });
+      const created = await bootstrapNamespaces(served.resources, names);
+      if (created.length > 0) logger.info({ namespaces: created }, 'created system namespaces');
+      api = served.filter;
+
+      // In-server controllers run on one replica at a time (DESIGN.md invariant 11).
+      const elector = startLeaderElection({
+        store: theStore,
+        key: `${config.storagePrefix}/leases/${names.systemNamespace}/platform-apiserver-controllers`,
+        name: 'platform-apiserver-controllers',
+        namespace: names.systemNamespace,
+        identity: `${hostname()}_${randomUUID()}`,
+        onStartedLeading: (signal) => {
+          logger.info('leading: starting the namespace controller');
+          const controller = startNamespaceController({
+            resources: served.resources,
+            onError: (err) => logger.warn({ err }, 'namespace controller'),
+            onRemoved: (namespace) => logger.info({ namespace }, 'namespace removed'),
+          });
+          signal.addEventListener('abort', () => void controller.stop(), { once: true });
+        },
+        onStoppedLeading: () => logger.info('stopped leading'),
+        onError: (err) => logger.warn({ err }, 'leader election'),
+      });
+      cleanups.push(() => elector.stop());
+    }
+
     let shuttingDown = false;
     const shutdownCheck: HealthCheck = {
       name: 'shutdown',
@@ -125,7 +170,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       maxMutatingRequestsInflight: config.maxMutatingRequestsInflight,
       requestTimeoutMs: config.requestTimeoutMs,
       draining: () => shuttingDown,
-      ...(options.api === undefined ? {} : { api: options.api }),
+      api,
     });
 
     const server = createServer({ cert: certs.certPem, key: certs.keyPem, minVersion: 'TLSv1.2' }, app.callback());

@@ -110,9 +110,11 @@ describe('bin/platform-apiserver', () => {
     await proc.stderrLine(/"msg":"shutting down"/);
     socket.write('\r\n');
     await socketEnded;
-    expect(response).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+    // The request that was in flight when SIGTERM arrived is served in full (the store is still open).
+    expect(response).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(response).toMatch(/\r\nConnection: close\r\n/i);
-    expect(response).toContain('"reason":"NotFound"');
+    expect(response).toContain('"kind":"NamespaceList"');
+    expect(response).toContain('"name":"default"');
 
     expect(await proc.exited).toBe(0);
     expect(proc.stderr()).toContain('"msg":"stopped"');

@@ -77,8 +77,12 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
     const current = decodeObject(kv);
     checkPreconditions(ctx, name, opts, current);
     try {
-      if ((current.metadata.finalizers ?? []).length > 0) {
-        if (current.metadata.deletionTimestamp !== undefined) return pending(current);
+      const marked = current.metadata.deletionTimestamp !== undefined;
+      const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;
+      // Already marked and waiting (for its finalizers, or its kind's own): a second delete changes nothing.
+      if (marked && (hasFinalizers || ctx.strategy.markForDeletion !== undefined)) return pending(current);
+      const kindKeeps = !marked && ctx.strategy.markForDeletion?.(current) === true;
+      if (kindKeeps || hasFinalizers) {
         current.metadata.deletionTimestamp = rfc3339(ctx.now());
         current.metadata.deletionGracePeriodSeconds = 0;
         if ((current.metadata.generation ?? 0) > 0) current.metadata.generation = current.metadata.generation! + 1;

@@ -109,6 +109,13 @@ export const namespaces = Object.freeze({
     name: (ns: KubeObject) => ns.metadata.name ?? '',
   }),
 
+  /** A namespace is not removed at once: it turns Terminating until its content is gone (controllers/namespace). */
+  markForDeletion(ns: KubeObject): boolean {
+    ns.status = { ...record(ns.status), phase: NAMESPACE_TERMINATING };
+    const finalizers = record(ns.spec)?.finalizers;
+    return Array.isArray(finalizers) && finalizers.length > 0;
+  },
+
   prepareForCreate(ns: KubeObject, ctx: StrategyContext): void {
     ns.status = { phase: NAMESPACE_ACTIVE };
     const spec = specOf(ns);

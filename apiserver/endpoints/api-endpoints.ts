@@ -1,0 +1,41 @@
+/**
+ * The API behind authentication: discovery, the OpenAPI documents, then the resources. Everything not
+ * answered here falls through to the chain's 404.
+ */
+import type { Store } from '../../storage/interface.js';
+import type { Naming } from '../naming/naming.js';
+import type { KindStrategy } from '../registry/kind-strategy.js';
+import type { RuntimeConfig } from '../registry/runtime-config.js';
+import type { Filter } from '../server/request-state.js';
+import { discoveryEndpoints } from './discovery/discovery-endpoints.js';
+import { openapiEndpoints } from './openapi/openapi-endpoints.js';
+import { resourceRouter } from './resources/resource-router.js';
+import { serveResources, type ServedResources } from './resources/served-resources.js';
+
+export interface ApiOptions {
+  readonly store: Store;
+  readonly naming: Naming;
+  readonly kinds: readonly KindStrategy[];
+  /** `--etcd-prefix`. */
+  readonly prefix: string;
+  readonly runtimeConfig?: RuntimeConfig;
+}
+
+export interface Api {
+  readonly filter: Filter;
+  readonly resources: ServedResources;
+}
+
+export function apiEndpoints(o: ApiOptions): Api {
+  const enabled = o.runtimeConfig === undefined
+    ? undefined
+    : (group: string, version: string, resource?: string) => o.runtimeConfig!.enabled(group, version, resource);
+  const resources = serveResources({ store: o.store, naming: o.naming, kinds: o.kinds, prefix: o.prefix, ...(enabled ? { enabled } : {}) });
+  const discovery = discoveryEndpoints({ naming: o.naming, kinds: o.kinds, ...(enabled ? { enabled } : {}) });
+  const openapi = openapiEndpoints({ naming: o.naming, kinds: o.kinds, ...(enabled ? { enabled } : {}) });
+  const router = resourceRouter({ naming: o.naming, resources });
+  const filter: Filter = async function api(ctx, next) {
+    await discovery(ctx, () => openapi(ctx, () => router(ctx, next)));
+  };
+  return { filter, resources };
+}

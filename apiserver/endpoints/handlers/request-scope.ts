@@ -1,0 +1,15 @@
+import type { Naming } from '../../naming/naming.js';
+import type { RequestInfo } from '../../request/request-info.js';
+import type { AppContext } from '../../server/request-state.js';
+import type { ServedResource, ServedResources } from '../resources/served-resources.js';
+
+/** Everything a verb handler needs about the request it serves. */
+export interface RequestScope {
+  readonly ctx: AppContext;
+  readonly info: RequestInfo;
+  readonly served: ServedResource;
+  /** All served resources (the namespace check of create looks up namespaces). */
+  readonly resources: ServedResources;
+  readonly naming: Naming;
+  readonly query: URLSearchParams;
+}

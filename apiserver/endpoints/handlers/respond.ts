@@ -1,0 +1,71 @@
+/**
+ * Writing a resource response: negotiate the representation from Accept (JSON or YAML; Table,
+ * PartialObjectMetadata(List) conversions), convert, encode (pretty when asked), gzip large get/list
+ * responses (feature APIResponseCompression), and add `Warning: 299 - "..."` headers.
+ */
+import type { KubeList, KubeObject } from '../../api/object.js';
+import { encodeJson, encodeYaml, wantsPretty } from '../../codec/encode.js';
+import { gzipBody, shouldGzip } from '../../codec/gzip.js';
+import { OBJECT_OFFERS, negotiateResponse, notAcceptableError, resourceConversions, responseContentType } from '../../codec/negotiate.js';
+import { notAcceptable } from '../../errors/constructors.js';
+import { parseIncludeObject, toPartialObjectMetadata, toPartialObjectMetadataList, toTable } from '../table/to-table.js';
+import type { RequestScope } from './request-scope.js';
+
+export type ResponseBody =
+  | { readonly type: 'object'; readonly object: KubeObject }
+  | { readonly type: 'list'; readonly list: KubeList }
+  /** A Status or another body served as it is (no conversions). */
+  | { readonly type: 'raw'; readonly value: unknown };
+
+/** Quotes a warning as an RFC 7234 warn-text (`299 - "..."`), escaping quotes and backslashes. */
+export function warningHeader(text: string): string {
+  return `299 - "${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+export function addWarnings(scope: RequestScope, warnings: readonly string[]): void {
+  if (warnings.length === 0) return;
+  const existing = scope.ctx.response.get('Warning');
+  const prior = existing === '' ? [] : Array.isArray(existing) ? existing : [String(existing)];
+  scope.ctx.set('Warning', [...prior, ...warnings.map(warningHeader)]);
+}
+
+export async function respond(scope: RequestScope, status: number, body: ResponseBody, compress = false): Promise<void> {
+  const { ctx, naming } = scope;
+  const negotiated = negotiateResponse(ctx.get('Accept') || undefined, OBJECT_OFFERS, resourceConversions(naming));
+  if (negotiated === undefined) throw notAcceptableError(OBJECT_OFFERS);
+
+  let value: unknown;
+  const target = negotiated.target;
+  if (body.type === 'raw') {
+    value = body.value;
+  } else if (target === undefined) {
+    value = body.type === 'object' ? body.object : body.list;
+  } else {
+    const apiVersion = `${target.group}/${target.version}`;
+    if (target.kind === 'Table') {
+      const includeObject = parseIncludeObject(scope.query.get('includeObject'));
+      value = body.type === 'object'
+        ? toTable(scope.served.strategy, [body.object], { resourceVersion: body.object.metadata.resourceVersion ?? '' }, { apiVersion, includeObject })
+        : toTable(scope.served.strategy, body.list.items, body.list.metadata, { apiVersion, includeObject });
+    } else if (target.kind === 'PartialObjectMetadata' && body.type === 'object') {
+      value = toPartialObjectMetadata(body.object, apiVersion);
+    } else if (target.kind === 'PartialObjectMetadataList' && body.type === 'list') {
+      value = toPartialObjectMetadataList(body.list.items, body.list.metadata, apiVersion);
+    } else {
+      throw notAcceptable([`application/json;as=${body.type === 'object' ? 'PartialObjectMetadata' : 'PartialObjectMetadataList'};g=${target.group};v=${target.version}`]);
+    }
+  }
+
+  const pretty = wantsPretty(scope.query, ctx.get('User-Agent') || undefined, negotiated.pretty);
+  const text = negotiated.offer.subtype === 'yaml' ? encodeYaml(value) : encodeJson(value, pretty);
+  ctx.status = status;
+  ctx.set('Content-Type', responseContentType(negotiated));
+  const bytes = Buffer.byteLength(text);
+  if (compress && shouldGzip(ctx.get('Accept-Encoding') || undefined, bytes)) {
+    ctx.set('Content-Encoding', 'gzip');
+    ctx.body = await gzipBody(text);
+  } else {
+    ctx.body = text;
+  }
+  ctx.vary('Accept-Encoding');
+}

@@ -1,0 +1,72 @@
+/**
+ * Serves resource requests: resolves the request info to a served resource, checks scope, sub-resource and
+ * verb, and hands the request to the verb's handler. Requests for anything not served fall through to the
+ * chain's 404.
+ */
+import type { Verb } from '../../api/object.js';
+import { methodNotAllowed, notFound } from '../../errors/constructors.js';
+import type { Naming } from '../../naming/naming.js';
+import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
+import type { AppContext, Filter } from '../../server/request-state.js';
+import { handleCreate } from '../handlers/create.js';
+import { handleDelete, handleDeleteCollection } from '../handlers/delete.js';
+import { handleGet } from '../handlers/get.js';
+import { handleList, handleWatch } from '../handlers/list.js';
+import { handlePatch } from '../handlers/patch.js';
+import type { RequestScope } from '../handlers/request-scope.js';
+import { handleUpdate } from '../handlers/update.js';
+import type { ServedResources } from './served-resources.js';
+
+const handlers: Record<Verb, (scope: RequestScope) => Promise<void>> = {
+  get: handleGet,
+  list: handleList,
+  watch: handleWatch,
+  create: handleCreate,
+  update: handleUpdate,
+  patch: handlePatch,
+  delete: handleDelete,
+  deletecollection: handleDeleteCollection,
+};
+
+/** Verbs of the status sub-resource. */
+const statusVerbs = new Set<string>(['get', 'update', 'patch']);
+
+export interface ResourceRouterOptions {
+  readonly naming: Naming;
+  readonly resources: ServedResources;
+}
+
+/** The request info of `ctx`, parsed once per request. */
+export function requestInfoOf(ctx: AppContext): RequestInfo {
+  ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+  return ctx.state.requestInfo;
+}
+
+export function resourceRouter(o: ResourceRouterOptions): Filter {
+  return async function resourceRequests(ctx, next) {
+    const info = requestInfoOf(ctx);
+    if (!info.isResourceRequest) return next();
+    const served = o.resources.lookup(info.apiGroup, info.apiVersion, info.resource);
+    if (served === undefined) return next();
+    const { strategy } = served;
+    const gr = served.registry.context.gr;
+
+    // Scope: a namespaced kind is addressed inside a namespace, except list and watch across all of them;
+    // a cluster-scoped kind has none (a Namespace's own name arrives as the request's namespace).
+    if (strategy.namespaced && info.namespace === '' && info.verb !== 'list' && info.verb !== 'watch') throw notFound();
+    if (!strategy.namespaced && info.namespace !== '' && info.resource !== 'namespaces') throw notFound();
+
+    if (info.subresource !== '') {
+      if (info.subresource !== 'status' || !(strategy.subresources ?? []).includes('status')) throw notFound();
+      if (!statusVerbs.has(info.verb)) throw methodNotAllowed(gr, info.verb);
+    }
+    const verb = info.verb as Verb;
+    const handler = handlers[verb];
+    if (handler === undefined || !(strategy.verbs ?? Object.keys(handlers)).includes(verb)) {
+      throw methodNotAllowed(gr, info.verb);
+    }
+    const query = new URLSearchParams(ctx.querystring);
+    const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
+    await handler({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query });
+  };
+}
