@@ -1,10 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import { naming } from '../naming/naming.js';
 import { StatusError } from '../errors/status-error.js';
-import { decodeJsonBody, decodeYamlBody, duplicateFieldMessage } from './decode-body.js';
 import { encodeJson, encodeYaml, wantsPretty } from './encode.js';
 import { acceptsGzip, GZIP_THRESHOLD_BYTES, gzipBody, shouldGzip } from './gzip.js';
-import { findJsonDuplicates } from './json-duplicates.js';
 import { OBJECT_BODY_FORMATS, PATCH_BODY_FORMATS, requestContentType } from './request-content-type.js';
 
 const n = naming('platform.io');
@@ -106,43 +104,6 @@ describe('encode', () => {
     expect(wantsPretty(q(''), 'Mozilla/5.0 (X11)')).toBe(true);
     expect(wantsPretty(q(''), 'kubectl/v1.32')).toBe(false);
     expect(wantsPretty(q(''), undefined, true)).toBe(true);
-  });
-});
-
-describe('decode bodies', () => {
-  it('parses JSON and finds duplicate keys with their paths', () => {
-    const text = '{"a":1,"spec":{"containers":[{"name":"x","name":"y"},{"ports":[{"p":1,"p":2}]}],"x\\"y":1,"x\\"y":2},"a":3}';
-    const got = decodeJsonBody(text);
-    expect((got.value as { a: number }).a).toBe(3);
-    expect(got.duplicates).toEqual([{ path: 'spec.containers[0].name' }, { path: 'spec.containers[1].ports[0].p' }, { path: 'spec.x"y' }, { path: 'a' }]);
-    expect(decodeJsonBody(text, false).duplicates).toEqual([]);
-    expect(findJsonDuplicates('{"a":"{\\"b\\":1,\\"b\\":2}","b":[1,{"c":"]"}]}')).toEqual([]);
-    expect(duplicateFieldMessage({ path: 'spec.replicas' })).toBe('duplicate field "spec.replicas"');
-  });
-
-  it('rejects malformed JSON with 400', () => {
-    const e = status(() => decodeJsonBody('{"a":'));
-    expect(e.code).toBe(400);
-    expect(e.message).toMatch(/^json parse error: /);
-  });
-
-  it('parses YAML, keeps the last duplicate and reports it with its line', () => {
-    const got = decodeYamlBody('metadata:\n  name: a\n  name: b\nspec:\n  list:\n  - k: 1\n    k: 2\n');
-    expect(got.value).toEqual({ metadata: { name: 'b' }, spec: { list: [{ k: 2 }] } });
-    expect(got.duplicates).toEqual([{ path: 'metadata.name', line: 3 }, { path: 'spec.list[0].k', line: 7 }]);
-    expect(duplicateFieldMessage(got.duplicates[0]!)).toBe('line 3: key "name" already set in map');
-    expect(decodeYamlBody('{"a": 1}').value).toEqual({ a: 1 });
-    expect(decodeYamlBody('').value).toBeNull();
-    expect(decodeYamlBody('---\na: 1\n---\n').value).toEqual({ a: 1 });
-  });
-
-  it('rejects several documents and syntax errors with 400', () => {
-    const multi = status(() => decodeYamlBody('a: 1\n---\nb: 2\n'));
-    expect(multi.code).toBe(400);
-    expect(multi.message).toBe('the request body must contain exactly one YAML document, found 2');
-    const bad = status(() => decodeYamlBody('a: 1\n b: 2\n  - c'));
-    expect(bad.code).toBe(400);
-    expect(bad.message).toMatch(/^error converting YAML to JSON: yaml: line \d+: /);
   });
 });
 
