@@ -43,22 +43,27 @@ export const stringList = (description: string): Schema => atomicList({ type: 's
 
 /**
  * A list merged by key: list-type `map` with `keys` for server-side apply, and the strategic merge patch
- * merge key (the first key) with strategy `merge`.
+ * `mergeKey`/`strategy` (defaults: the first key, `merge`).
  */
-export function keyedList(items: Schema, description: string, keys: readonly string[]): Schema {
+export function keyedList(items: Schema, description: string, keys: readonly string[], strategy = 'merge', mergeKey = keys[0]!): Schema {
   return {
     type: 'array',
     description,
     items: { ...items, default: {} },
     'x-kubernetes-list-type': 'map',
     'x-kubernetes-list-map-keys': keys,
-    'x-kubernetes-patch-merge-key': keys[0]!,
-    'x-kubernetes-patch-strategy': 'merge',
+    'x-kubernetes-patch-merge-key': mergeKey,
+    'x-kubernetes-patch-strategy': strategy,
   };
 }
 
-/** `map[string]string`. */
-export const stringMap = (description: string): Schema => ({ type: 'object', description, additionalProperties: { type: 'string', default: '' } });
+/** `map[string]string`; `atomic` maps are replaced whole by apply. */
+export const stringMap = (description: string, atomic = false): Schema => ({
+  type: 'object',
+  description,
+  additionalProperties: { type: 'string', default: '' },
+  ...(atomic ? { 'x-kubernetes-map-type': 'atomic' as const } : {}),
+});
 
 /** `map[string][]byte`: values are base64 in JSON and YAML. */
 export const byteMap = (description: string): Schema => ({ type: 'object', description, additionalProperties: { type: 'string', format: 'byte' } });
