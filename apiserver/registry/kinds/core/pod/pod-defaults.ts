@@ -9,7 +9,7 @@
  * - the deprecated `serviceAccount` mirrors `serviceAccountName` (the latter wins; filled from the former).
  */
 import { type JsonObject, arrayAt, isObject, objectAt, objectItems } from './json-values.js';
-import { formatQuantity, parseQuantity, roundUp } from './quantity.js';
+import { formatQuantity, parseQuantity, roundUp } from '../../shared/quantity.js';
 import { VOLUME_SOURCES } from './volume-schema.js';
 
 const REPOSITORY = /^(?:[a-zA-Z0-9.-]+(?::[0-9]+)?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;

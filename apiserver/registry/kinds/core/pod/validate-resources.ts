@@ -6,7 +6,7 @@
 import { type FieldError, type FieldPath, forbidden, invalidValue, required } from '../../../../validation/field-error.js';
 import { isQualifiedName } from '../../../../validation/names.js';
 import { type JsonObject, objectAt } from './json-values.js';
-import { QUANTITY_FORMAT_ERROR, type Quantity, compareQuantity, formatQuantity, isNegative, isWhole, parseQuantity } from './quantity.js';
+import { QUANTITY_FORMAT_ERROR, type Quantity, compareQuantity, formatQuantity, isNegative, isWhole, parseQuantity } from '../../shared/quantity.js';
 
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 const HUGEPAGES_PREFIX = 'hugepages-';

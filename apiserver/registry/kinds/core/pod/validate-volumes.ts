@@ -5,7 +5,7 @@
 import { type FieldError, type FieldPath, duplicate, forbidden, invalidValue, notFoundField, notSupported, required } from '../../../../validation/field-error.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../../../validation/names.js';
 import { type JsonObject, arrayAt, isObject, objectAt, objectItems, stringAt } from './json-values.js';
-import { isNegative, parseQuantity, QUANTITY_FORMAT_ERROR } from './quantity.js';
+import { isNegative, parseQuantity, QUANTITY_FORMAT_ERROR } from '../../shared/quantity.js';
 import { validateObjectFieldSelector, validateResourceFieldSelector } from './validate-env.js';
 import { validateFileMode, validateLocalDescendingPath, validateLocalNonReservedPath, validatePathNoBacksteps } from './validate-paths.js';
 
