@@ -59,7 +59,8 @@ export async function respond(scope: RequestScope, status: number, body: Respons
   const pretty = wantsPretty(scope.query, ctx.get('User-Agent') || undefined, negotiated.pretty);
   const text = negotiated.offer.subtype === 'yaml' ? encodeYaml(value) : encodeJson(value, pretty);
   ctx.status = status;
-  ctx.set('Content-Type', responseContentType(negotiated));
+  // A raw body (a Status) is never converted, so it is labelled with the plain media type.
+  ctx.set('Content-Type', body.type === 'raw' ? negotiated.offer.mediaType : responseContentType(negotiated));
   const bytes = Buffer.byteLength(text);
   if (compress && shouldGzip(ctx.get('Accept-Encoding') || undefined, bytes)) {
     ctx.set('Content-Encoding', 'gzip');
