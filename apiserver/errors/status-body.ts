@@ -4,7 +4,7 @@ import type { StatusDetails, StatusError } from './status-error.js';
 export interface StatusBody {
   readonly kind: 'Status';
   readonly apiVersion: 'v1';
-  readonly metadata: Record<string, never>;
+  readonly metadata: { readonly continue?: string; readonly resourceVersion?: string };
   readonly status: 'Failure';
   readonly message: string;
   readonly reason: string;
@@ -17,7 +17,7 @@ export function statusBody(err: StatusError): StatusBody {
   return {
     kind: 'Status',
     apiVersion: 'v1',
-    metadata: {},
+    metadata: err.metadata ?? {},
     status: 'Failure',
     message: err.message,
     reason: err.reason,

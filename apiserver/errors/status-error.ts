@@ -32,11 +32,16 @@ export class StatusError extends Error {
   override readonly name = 'StatusError';
   readonly code: number;
 
+  /**
+   * `metadata` is the Status's ListMeta: a 410 for an expired continue token carries a fresh token in
+   * `metadata.continue` so the client can go on at the latest revision.
+   */
   constructor(
     readonly reason: StatusReason,
     message: string,
     readonly details?: StatusDetails,
     code?: number,
+    readonly metadata?: { readonly continue?: string; readonly resourceVersion?: string },
   ) {
     super(message);
     this.code = code ?? reasonCodes[reason];

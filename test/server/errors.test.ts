@@ -70,3 +70,9 @@ describe('StatusError constructors carry Kubernetes reasons, codes and messages'
     expect(statusBody(errors.notFound(pods, 'x')).details).toEqual({ name: 'x', group: '', kind: 'pods' });
   });
 });
+
+test('a Status carries ListMeta when the error has it (410 with a fresh continue token)', () => {
+  const err = new StatusError('Expired', 'too old', undefined, undefined, { continue: 'abc' });
+  expect(statusBody(err)).toMatchObject({ kind: 'Status', metadata: { continue: 'abc' }, code: 410, reason: 'Expired' });
+  expect(statusBody(new StatusError('NotFound', 'x')).metadata).toEqual({});
+});

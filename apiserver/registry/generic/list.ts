@@ -34,7 +34,7 @@ export const inconsistentContinueMessage =
  */
 export class ExpiredListError extends StatusError {
   constructor(readonly continueToken: string) {
-    super('Expired', inconsistentContinueMessage);
+    super('Expired', inconsistentContinueMessage, undefined, undefined, { continue: continueToken });
   }
 }
 
