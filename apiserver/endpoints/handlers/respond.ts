@@ -6,7 +6,7 @@
 import type { KubeList, KubeObject } from '../../api/object.js';
 import { encodeJson, encodeYaml, wantsPretty } from '../../codec/encode.js';
 import { gzipBody, shouldGzip } from '../../codec/gzip.js';
-import { OBJECT_OFFERS, negotiateResponse, notAcceptableError, resourceConversions, responseContentType } from '../../codec/negotiate.js';
+import { OBJECT_OFFERS, negotiateResponse, notAcceptableError, resourceConversions } from '../../codec/negotiate.js';
 import { notAcceptable } from '../../errors/constructors.js';
 import { parseIncludeObject, toPartialObjectMetadata, toPartialObjectMetadataList, toTable } from '../table/to-table.js';
 import type { RequestScope } from './request-scope.js';
@@ -59,8 +59,9 @@ export async function respond(scope: RequestScope, status: number, body: Respons
   const pretty = wantsPretty(scope.query, ctx.get('User-Agent') || undefined, negotiated.pretty);
   const text = negotiated.offer.subtype === 'yaml' ? encodeYaml(value) : encodeJson(value, pretty);
   ctx.status = status;
-  // A raw body (a Status) is never converted, so it is labelled with the plain media type.
-  ctx.set('Content-Type', body.type === 'raw' ? negotiated.offer.mediaType : responseContentType(negotiated));
+  // The plain media type, also for Table and PartialObjectMetadata(List) conversions: kube-apiserver's
+  // transformResponseObject does not list the target in the Content-Type (only aggregated discovery does).
+  ctx.set('Content-Type', negotiated.offer.mediaType);
   const bytes = Buffer.byteLength(text);
   if (compress && shouldGzip(ctx.get('Accept-Encoding') || undefined, bytes)) {
     ctx.set('Content-Encoding', 'gzip');

@@ -49,11 +49,11 @@ export const defaultTableConvention: TableConvention = Object.freeze({
   cells: (obj: KubeObject) => [obj.metadata.name ?? '', obj.metadata.creationTimestamp ?? null],
 });
 
-/** Parses the `includeObject` query parameter (default Metadata). */
+/** Parses the `includeObject` query parameter (default Metadata); 400 with kube's ValidateTableOptions message. */
 export function parseIncludeObject(value: string | null | undefined): IncludeObject {
   if (value === null || value === undefined || value === '') return 'Metadata';
   if (value === 'None' || value === 'Metadata' || value === 'Object') return value;
-  throw badRequest(`unrecognized includeObject value: "${value}"`);
+  throw badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: ${JSON.stringify(value)}: must be 'Metadata', 'Object', 'None', or empty`);
 }
 
 /** `PartialObjectMetadata` of an object, in the group/version of the Table request. */
