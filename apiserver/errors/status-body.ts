@@ -25,3 +25,16 @@ export function statusBody(err: StatusError): StatusBody {
     code: err.code,
   };
 }
+
+/**
+ * `details` as Go serializes StatusDetails (every member `omitempty`): empty name, group, kind and uid, and
+ * an empty causes list and a zero retryAfterSeconds, are left out, so a core-group error reads `{"name":"x","kind":"secrets"}`.
+ */
+export function wireDetails(details: StatusDetails): StatusDetails {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(details)) {
+    if (v === undefined || v === '' || v === 0 || (Array.isArray(v) && v.length === 0)) continue;
+    out[k] = v;
+  }
+  return out as StatusDetails;
+}

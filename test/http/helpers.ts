@@ -33,8 +33,8 @@ export interface ApiRequestOptions {
    * (application/merge-patch+json for PATCH) unless `headers` set it. */
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
-  /** Query parameters; an array repeats the parameter. */
-  readonly query?: Record<string, string | readonly string[]>;
+  /** Query parameters; an array repeats the parameter; undefined ones are left out. */
+  readonly query?: Record<string, string | readonly string[] | undefined>;
   /** Bearer token to send; default the admin token; null sends no Authorization header. */
   readonly token?: string | null;
 }
@@ -78,6 +78,7 @@ export function apiRequest(
 ): Promise<ApiResponse> {
   const url = new URL(path, base.url);
   for (const [k, v] of Object.entries(o.query ?? {})) {
+    if (v === undefined) continue;
     for (const one of typeof v === 'string' ? [v] : v) url.searchParams.append(k, one);
   }
   const headers: Record<string, string> = {};

@@ -57,7 +57,8 @@ export function successStatus(ctx: RegistryContext, obj: KubeObject): SuccessSta
     apiVersion: 'v1',
     metadata: {},
     status: 'Success',
-    details: { name: obj.metadata.name ?? '', group: ctx.gr.group, kind: ctx.gr.resource, uid: obj.metadata.uid ?? '' },
+    // Go omits an empty group (core resources): `{"name":"x","kind":"secrets","uid":"..."}`.
+    details: { name: obj.metadata.name ?? '', ...(ctx.gr.group === '' ? {} : { group: ctx.gr.group }), kind: ctx.gr.resource, uid: obj.metadata.uid ?? '' },
   };
 }
 

@@ -249,7 +249,7 @@ describe('delete and finalizers', () => {
     expect(res).toEqual({
       deleted: true,
       code: 200,
-      object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'a', group: '', kind: 'widgets', uid: object.metadata.uid } },
+      object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'a', kind: 'widgets', uid: object.metadata.uid } },
     });
     expect((await statusError(widgets.get('ns', 'a'))).code).toBe(404);
     expect((await statusError(widgets.delete('ns', 'a'))).code).toBe(404);

@@ -65,7 +65,7 @@ export interface SuccessStatus {
   readonly apiVersion: 'v1';
   readonly metadata: Record<string, never>;
   readonly status: 'Success';
-  readonly details: { readonly name: string; readonly group: string; readonly kind: string; readonly uid: string };
+  readonly details: { readonly name: string; readonly group?: string; readonly kind: string; readonly uid: string };
 }
 
 export interface DeleteResult {

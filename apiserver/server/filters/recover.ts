@@ -2,7 +2,7 @@ import type { Logger } from '../../log/logger.js';
 import { internalError } from '../../errors/constructors.js';
 import { reasonCodes, type StatusReason } from '../../errors/reasons.js';
 import { isStatusError, StatusError } from '../../errors/status-error.js';
-import { statusBody } from '../../errors/status-body.js';
+import { statusBody, wireDetails } from '../../errors/status-body.js';
 import type { AppContext, Filter } from '../request-state.js';
 
 /** Reasons by code, for errors thrown by Koa itself (`ctx.throw(400)`, body parsers). */
@@ -43,7 +43,8 @@ export function renderStatus(ctx: AppContext, err: StatusError): void {
   ctx.type = 'application/json';
   const retry = err.details?.retryAfterSeconds;
   if (retry !== undefined && retry > 0) ctx.set('Retry-After', String(retry));
-  ctx.body = statusBody(err);
+  const body = statusBody(err);
+  ctx.body = body.details === undefined ? body : { ...body, details: wireDetails(body.details) };
 }
 
 function toStatusError(err: unknown, ctx: AppContext, logger: Logger): StatusError {

@@ -56,6 +56,8 @@ export const podTemplates = Object.freeze({
   namespaced: true,
   schema,
   deleteReturnsObject: true,
+  // Kubernetes' podTemplateStrategy: generation 1 on create, bumped by any change of the template.
+  tracksGeneration: true,
   table: table(
     [
       nameColumn,
