@@ -1,8 +1,11 @@
 /**
  * Namespace lifecycle on create (the NamespaceLifecycle admission of Kubernetes): objects cannot be created
  * in a namespace that does not exist (404 `namespaces "x" not found`) or is being deleted (403).
+ * On delete of a Namespace: `default` and the system and public namespaces may not be deleted (403, the
+ * admission's immortal namespaces), and a second delete while the `kubernetes` finalizer is pending is 409
+ * (the namespace REST storage of Kubernetes).
  */
-import { forbidden } from '../../errors/constructors.js';
+import { conflict, forbidden } from '../../errors/constructors.js';
 import { StatusError } from '../../errors/status-error.js';
 import type { RequestScope } from './request-scope.js';
 
@@ -20,4 +23,20 @@ export async function checkNamespaceForCreate(scope: RequestScope, name: string)
       causes: [{ reason: 'NamespaceTerminating', message: `namespace ${info.namespace} is being terminated`, field: 'metadata.namespace' }],
     });
   }
+}
+
+const stillRemovingContent =
+  'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.';
+
+export async function checkNamespaceForDelete(scope: RequestScope): Promise<void> {
+  const { served, info, naming } = scope;
+  if (served.strategy.group !== '' || served.strategy.resource !== 'namespaces' || info.subresource !== '') return;
+  const gr = served.registry.context.gr;
+  const name = info.name;
+  if (name === 'default' || name === naming.systemNamespace || name === naming.publicNamespace) {
+    throw forbidden(gr, name, 'this namespace may not be deleted');
+  }
+  const ns = await served.registry.get('', name, { resourceVersion: '' });
+  const finalizers = (ns.spec as { finalizers?: unknown[] } | undefined)?.finalizers ?? [];
+  if (ns.metadata.deletionTimestamp !== undefined && finalizers.length > 0) throw conflict(gr, name, stillRemovingContent);
 }
