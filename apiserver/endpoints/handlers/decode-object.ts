@@ -1,12 +1,14 @@
 /**
  * Decodes the object body of create and update: JSON or YAML by Content-Type (protobuf bodies come with
  * the media-type issue: 415 until then), `apiVersion`/`kind` defaulted from the URL when omitted and a
- * mismatch refused (400), then unknown and duplicate fields per `fieldValidation` (schema/decode.ts).
+ * mismatch refused (400), then unknown and duplicate fields per `fieldValidation` (schema/decode.ts), a
+ * Strict failure worded as kube's create and update word it.
  */
 import type { KubeObject } from '../../api/object.js';
 import { apiVersionOf } from '../../api/object.js';
 import { requestContentType, type BodyFormat } from '../../codec/request-content-type.js';
 import { badRequest } from '../../errors/constructors.js';
+import { isStatusError } from '../../errors/status-error.js';
 import { decodeParsed, type FieldValidation } from '../../schema/decode.js';
 import { parseJsonStrict } from '../../schema/json-strict.js';
 import { parseYamlStrict } from '../../schema/yaml-strict.js';
@@ -32,10 +34,27 @@ export async function decodeRequestObject(scope: RequestScope, fieldValidation: 
   }
   const obj = value as Record<string, unknown>;
   checkTypeMeta(scope, obj);
-  const decoded = decodeParsed(obj, duplicateFields, scope.served.strategy.schema, fieldValidation);
+  const decoded = decodeAs(scope, obj, duplicateFields, fieldValidation);
   const object = decoded.object as KubeObject;
   object.metadata ??= {};
   return { object, warnings: decoded.warnings };
+}
+
+/**
+ * Unknown and duplicate fields per `fieldValidation`. A Strict failure names the kind the body could not be
+ * decoded as, as kube's create and update do (`ConfigMap in version "v1" cannot be handled as a ConfigMap:
+ * strict decoding error: unknown field "datax"`); patch reports the bare strict decoding error.
+ */
+function decodeAs(scope: RequestScope, obj: Record<string, unknown>, duplicateFields: readonly string[], fieldValidation: FieldValidation) {
+  const { strategy } = scope.served;
+  try {
+    return decodeParsed(obj, duplicateFields, strategy.schema, fieldValidation);
+  } catch (err) {
+    if (isStatusError(err) && err.reason === 'BadRequest') {
+      throw badRequest(`${strategy.kind} in version "${strategy.version}" cannot be handled as a ${strategy.kind}: ${err.message}`);
+    }
+    throw err;
+  }
 }
 
 /** Defaults apiVersion and kind from the URL (clients may omit them) and refuses other kinds. */

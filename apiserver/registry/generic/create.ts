@@ -12,7 +12,7 @@ import { applyDefaults } from '../../schema/defaults.js';
 import { jsonClone } from '../patch/json-value.js';
 import { updateManagedFields } from './managed-fields.js';
 import { encodeObject } from './object-codec.js';
-import { ensureNamespace } from './object-checks.js';
+import { ensureNamespace, omitEmptyMetadata } from './object-checks.js';
 import type { WriteOptions, WriteResult } from './options.js';
 import { requestNamespace, stampTypeMeta, strategyContext, type RegistryContext } from './registry-context.js';
 import { storageToStatus } from './storage-errors.js';
@@ -38,6 +38,7 @@ export function prepareCreate(ctx: RegistryContext, obj: KubeObject, namespace: 
   if (s.tracksGeneration === true) meta.generation = 1;
   else delete meta.generation;
   ensureNamespace(ctx, obj, namespace);
+  omitEmptyMetadata(obj);
   if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '') meta.name = generateName(meta.generateName!);
 
   const sctx = strategyContext(ctx, namespace, opts.dryRun === true, subresource);

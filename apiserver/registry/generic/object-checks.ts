@@ -28,3 +28,21 @@ export function checkUid(ctx: RegistryContext, name: string, wanted: string | un
   if (wanted === undefined || wanted === '' || wanted === current.metadata.uid) return;
   throw conflict(ctx.gr, name, `Precondition failed: UID in precondition: ${wanted}, UID in object meta: ${current.metadata.uid ?? ''}`);
 }
+
+/**
+ * ObjectMeta's maps and lists are `omitempty` in kube: an empty `labels`/`annotations` map or an empty
+ * `finalizers`/`ownerReferences` list is the same as none and is never stored or returned (removing the
+ * last annotation with a merge patch leaves no `annotations: {}`). `managedFields: []` is left alone: on
+ * update it means "reset".
+ */
+export function omitEmptyMetadata(obj: KubeObject): void {
+  const meta = obj.metadata as Record<string, unknown>;
+  for (const key of ['labels', 'annotations'] as const) {
+    const v = meta[key];
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) delete meta[key];
+  }
+  for (const key of ['finalizers', 'ownerReferences'] as const) {
+    const v = meta[key];
+    if (Array.isArray(v) && v.length === 0) delete meta[key];
+  }
+}

@@ -18,7 +18,7 @@ import { jsonClone, jsonEqual } from '../patch/json-value.js';
 import { DEFAULT_FIELD_MANAGER } from './create.js';
 import type { UpdateOutcome } from './guaranteed-update.js';
 import { updateManagedFields } from './managed-fields.js';
-import { checkUid, ensureName, ensureNamespace } from './object-checks.js';
+import { checkUid, ensureName, ensureNamespace, omitEmptyMetadata } from './object-checks.js';
 import type { UpdateOptions } from './options.js';
 import { stampTypeMeta, strategyContext, type RegistryContext } from './registry-context.js';
 import { parseResourceVersion } from './resource-version.js';
@@ -62,6 +62,7 @@ function common(ctx: RegistryContext, obj: KubeObject, old: KubeObject, namespac
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
   ensureName(obj, name);
   ensureNamespace(ctx, obj, namespace);
+  omitEmptyMetadata(obj);
   checkUid(ctx, name, obj.metadata.uid, old);
   stampTypeMeta(ctx, obj);
 }

@@ -1,5 +1,5 @@
 import { StatusError } from '../../errors/status-error.js';
-import { applyJsonPatch, MAX_JSON_PATCH_OPERATIONS } from './json-patch.js';
+import { applyJsonPatch, JsonPatchNotApplicable, MAX_JSON_PATCH_OPERATIONS } from './json-patch.js';
 
 function failure(fn: () => unknown): StatusError {
   try {
@@ -55,7 +55,8 @@ describe('applyJsonPatch', () => {
     expect(err.code).toBe(422);
     expect(err.reason).toBe('Invalid');
     expect(err.message).toBe('the server rejected our request due to an error in our request');
-    expect(err.details?.causes).toEqual([{ reason: 'UnexpectedServerResponse', message: 'testing value /metadata/name failed: test failed' }]);
+    expect(err.details).toEqual({});
+    expect((err as JsonPatchNotApplicable).detail).toBe('testing value /metadata/name failed: test failed');
   });
 
   test('a failed test leaves the input untouched even after earlier operations', () => {
@@ -77,7 +78,7 @@ describe('applyJsonPatch', () => {
   ])('%j does not apply: 422 %s', (op, message) => {
     const err = failure(() => applyJsonPatch(doc, [op]));
     expect(err.code).toBe(422);
-    expect(err.details?.causes?.[0]?.message).toBe(message);
+    expect((err as JsonPatchNotApplicable).detail).toBe(message);
   });
 
   test('test against a missing member or with null', () => {
@@ -104,7 +105,7 @@ describe('applyJsonPatch', () => {
     expect(() => applyJsonPatch(big, ops, { maxCopyBytes: 5 * 1002 })).not.toThrow();
     const err = failure(() => applyJsonPatch(big, ops, { maxCopyBytes: 4 * 1002 + 1 }));
     expect(err.code).toBe(422);
-    expect(err.details?.causes?.[0]?.message).toBe('Unable to complete the copy, the accumulated size increase of copy is 5010, exceeding the limit 4009');
+    expect((err as JsonPatchNotApplicable).detail).toBe('Unable to complete the copy, the accumulated size increase of copy is 5010, exceeding the limit 4009');
   });
 
   test('exponential copy growth hits the default cap', () => {

@@ -6,8 +6,9 @@
  *   total, so a small patch cannot blow a document up exponentially;
  * - a document that is not an array of operation objects: 400 BadRequest;
  * - an operation that does not apply (missing path, bad index, failed `test`, unknown op): 422 with reason
- *   Invalid, message `the server rejected our request due to an error in our request` and the detail as a
- *   cause of type `UnexpectedServerResponse` (kube's generic server response for JSON patch failures).
+ *   Invalid, message `the server rejected our request due to an error in our request` and empty details:
+ *   kube answers with its generic server response built with isUnexpectedResponse=false, so the library's
+ *   detail is not sent (kubectl prints `The request is invalid`). The detail stays on the error (`detail`).
  *
  * Array indices follow RFC 6901 strictly: no negative indices, no leading zeros; `-` appends (add, and the
  * destination of move/copy). Operations apply in order; one failure fails the whole patch.
@@ -38,11 +39,15 @@ interface Op {
   readonly value: unknown;
 }
 
-/** 422 as kube answers a JSON patch that does not apply. */
-export function patchNotApplicable(detail: string): StatusError {
-  return new StatusError('Invalid', 'the server rejected our request due to an error in our request', {
-    causes: [{ reason: 'UnexpectedServerResponse', message: detail }],
-  });
+/** 422 as kube answers a JSON patch that does not apply; `detail` says why, for logs and tests, never sent. */
+export class JsonPatchNotApplicable extends StatusError {
+  constructor(readonly detail: string) {
+    super('Invalid', 'the server rejected our request due to an error in our request', {});
+  }
+}
+
+export function patchNotApplicable(detail: string): JsonPatchNotApplicable {
+  return new JsonPatchNotApplicable(detail);
 }
 
 class NotApplicable extends Error {}
