@@ -25,7 +25,7 @@ export function warningHeader(text: string): string {
 export function addWarnings(scope: RequestScope, warnings: readonly string[]): void {
   if (warnings.length === 0) return;
   const existing = scope.ctx.response.get('Warning');
-  const prior = existing === '' ? [] : Array.isArray(existing) ? existing : [String(existing)];
+  const prior = existing === '' || existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
   scope.ctx.set('Warning', [...prior, ...warnings.map(warningHeader)]);
 }
 

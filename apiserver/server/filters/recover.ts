@@ -40,7 +40,8 @@ export function recover(options: { readonly logger: Logger }): Filter {
 /** Writes a Status body for `err` (used by recover and by filters that answer on their own). */
 export function renderStatus(ctx: AppContext, err: StatusError): void {
   ctx.status = err.code;
-  ctx.type = 'application/json';
+  // Exactly `application/json`, as kube-apiserver answers (ctx.type would add `; charset=utf-8`).
+  ctx.set('Content-Type', 'application/json');
   const retry = err.details?.retryAfterSeconds;
   if (retry !== undefined && retry > 0) ctx.set('Retry-After', String(retry));
   const body = statusBody(err);
