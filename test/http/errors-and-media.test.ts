@@ -224,6 +224,14 @@ describeBackends(all, (b) => {
       expect(res.json().message).toMatch(/^only the following media types are accepted: application\/json, application\/yaml/);
     });
 
+    it('406 comes before any work: a missing object, and a create that then does not happen', async () => {
+      const missing = await api.request('GET', cms('nope'), { headers: { Accept: 'text/html' } });
+      expect([missing.status, missing.json().reason]).toEqual([406, 'NotAcceptable']);
+      const create = await api.request('POST', cms(), { headers: { Accept: 'text/html' }, body: { metadata: { name: 'not-acceptable' } } });
+      expect([create.status, create.json().reason]).toEqual([406, 'NotAcceptable']);
+      expect((await api.request('GET', cms('not-acceptable'))).status).toBe(404);
+    });
+
     it('401 without a token or with a wrong one', async () => {
       for (const token of [null, 'wrong-token']) {
         const res = await api.request('GET', cms('base'), { token });

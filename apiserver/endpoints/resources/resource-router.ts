@@ -4,6 +4,7 @@
  * chain's 404.
  */
 import type { Verb } from '../../api/object.js';
+import { OBJECT_OFFERS, negotiateResponse, notAcceptableError, resourceConversions } from '../../codec/negotiate.js';
 import { methodNotAllowed, notFound } from '../../errors/constructors.js';
 import type { Naming } from '../../naming/naming.js';
 import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
@@ -64,6 +65,11 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     const handler = handlers[verb];
     if (handler === undefined || !(strategy.verbs ?? Object.keys(handlers)).includes(verb)) {
       throw methodNotAllowed(gr, info.verb);
+    }
+    // As kube's handlers, negotiate the response type first: a 406 must come before any work (a POST with
+    // an unacceptable Accept creates nothing).
+    if (negotiateResponse(ctx.get('Accept') || undefined, OBJECT_OFFERS, resourceConversions(o.naming)) === undefined) {
+      throw notAcceptableError(OBJECT_OFFERS);
     }
     const query = new URLSearchParams(ctx.querystring);
     const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
