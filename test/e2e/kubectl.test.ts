@@ -337,7 +337,9 @@ for (const variant of variants) {
     it('describe shows secrets (sizes only), namespaces, config maps and service accounts', async () => {
       const secret = await kubectl('describe', 'secret', 'db-creds', '-n', 'e2e');
       expect(secret.stderr).toBe('');
-      expect(secret.stdout).toBe([
+      // kubectl walks the data map in Go's random order.
+      const lines = secret.stdout.split('\n');
+      expect(lines.slice(0, 9)).toEqual([
         'Name:         db-creds',
         'Namespace:    e2e',
         'Labels:       app=db',
@@ -347,10 +349,8 @@ for (const variant of variants) {
         '',
         'Data',
         '====',
-        'password:  6 bytes',
-        'username:  5 bytes',
-        '',
-      ].join('\n'));
+      ]);
+      expect(lines.slice(9).sort()).toEqual(['', 'password:  6 bytes', 'username:  5 bytes']);
 
       const ns = await kubectl('describe', 'ns', 'e2e');
       expect(ns.stderr).toBe('');
@@ -482,6 +482,68 @@ for (const variant of variants) {
       const missingNs = await k131('create', 'configmap', 'x', '-n', 'no-such-ns', '--from-literal=a=b');
       expect(missingNs.status).toBe(1);
       expect(missingNs.stderr).toBe('error: failed to create configmap: namespaces "no-such-ns" not found\n');
+    });
+
+    it('patch --subresource=status fills the Node columns', async () => {
+      const status = {
+        status: {
+          nodeInfo: { kubeletVersion: 'v1.32.1', osImage: 'Debian 12', kernelVersion: '6.1.0', containerRuntimeVersion: 'containerd://1.7.0' },
+          addresses: [{ type: 'InternalIP', address: '10.0.0.5' }],
+          conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'ok',
+            lastHeartbeatTime: '2025-01-01T00:00:00Z', lastTransitionTime: '2025-01-01T00:00:00Z' }],
+        },
+      };
+      expect(ok(await kubectl('create', '-f', server.file('node.yaml', NODE)))).toBe('node/worker-1 created\n');
+      expect(ok(await kubectl('patch', 'node', 'worker-1', '--subresource=status', '--type=merge', '-p', JSON.stringify(status)))).toBe('node/worker-1 patched\n');
+      expect(parseTable(ok(await kubectl('get', 'nodes', '-o', 'wide')))).toEqual([{
+        NAME: 'worker-1', STATUS: 'Ready', ROLES: 'worker', AGE: expect.stringMatching(AGE), VERSION: 'v1.32.1',
+        'INTERNAL-IP': '10.0.0.5', 'EXTERNAL-IP': '<none>', 'OS-IMAGE': 'Debian 12', 'KERNEL-VERSION': '6.1.0', 'CONTAINER-RUNTIME': 'containerd://1.7.0',
+      }]);
+      // The main resource ignores status; the status sub-resource ignores spec.
+      expect(ok(await kubectl('patch', 'node', 'worker-1', '--type=merge', '-p', '{"spec":{"unschedulable":true},"status":{"nodeInfo":{"kubeletVersion":"v0"}}}'))).toBe('node/worker-1 patched\n');
+      expect(parseTable(ok(await kubectl('get', 'node', 'worker-1')))[0]).toMatchObject({ STATUS: 'Ready,SchedulingDisabled', VERSION: 'v1.32.1' });
+      expect(ok(await kubectl('delete', 'node', 'worker-1'))).toBe('node "worker-1" deleted\n');
+    });
+
+    it('get pages with --chunk-size (continue tokens), sorts with --sort-by and adds -L label columns', async () => {
+      const paged = await kubectl('get', 'ns', '--chunk-size=1', '-o', 'name', '-v=6');
+      expect(paged.status).toBe(0);
+      expect(paged.stdout).toBe(['default', 'e2e', 'imperative', names.publicNs, names.systemNs].sort().map((n) => `namespace/${n}`).join('\n') + '\n');
+      const gets = paged.stderr.split('\n').filter((l) => / GET https:\/\/\S+\/api\/v1\/namespaces\?/.test(l));
+      expect(gets).toHaveLength(5);
+      expect(gets[0]).toMatch(/namespaces\?limit=1 200 OK/);
+      for (const l of gets.slice(1)) expect(l).toMatch(/namespaces\?continue=[A-Za-z0-9_-]+&limit=1 200 OK/);
+
+      expect(ok(await kubectl('get', 'ns', '--sort-by=.metadata.name', '-o', 'name')).split('\n')[0]).toBe('namespace/default');
+      const labelled = ok(await kubectl('get', 'cm', 'settings', '-n', 'imperative', '-L', 'color,team'));
+      expect(headerLine(labelled)).toMatch(/^NAME {7}DATA {3}AGE {3}COLOR {3}TEAM$/);
+      expect(parseTable(labelled)).toEqual([{ NAME: 'settings', DATA: '1', AGE: expect.stringMatching(AGE), COLOR: '', TEAM: '' }]);
+    });
+
+    it('create --dry-run=server returns the object without persisting it; a missing namespace is 404', async () => {
+      const dry = await server.kubectl(['create', 'configmap', 'dry', '-n', 'default', '--from-literal=a=b', '--dry-run=server', '-o', 'json'], { binary: kubectlMinor(31) });
+      expect(dry.stderr).toBe('');
+      const obj = JSON.parse(dry.stdout);
+      expect(obj).toMatchObject({ kind: 'ConfigMap', data: { a: 'b' }, metadata: { name: 'dry', namespace: 'default' } });
+      expect(obj.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+      expect(obj.metadata).not.toHaveProperty('resourceVersion');
+      const missing = await kubectl('get', 'cm', 'dry', '-n', 'default');
+      expect(missing.stderr).toBe('Error from server (NotFound): configmaps "dry" not found\n');
+
+      const file = server.file('elsewhere.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  namespace: no-such-ns\n');
+      const res = await kubectl('create', '-f', file);
+      expect(res.status).toBe(1);
+      expect(res.stderr).toBe(`Error from server (NotFound): error when creating "${file}": namespaces "no-such-ns" not found\n`);
+    });
+
+    it('delete -l and --all delete each matching object', async () => {
+      const k131 = (...args: string[]): Promise<KubectlResult> => server.kubectl(args, { binary: kubectlMinor(31) });
+      for (const n of ['one', 'two', 'three']) ok(await k131('create', 'configmap', `bulk-${n}`, '-n', 'imperative', `--from-literal=n=${n}`));
+      ok(await kubectl('label', 'cm', 'bulk-one', 'bulk-two', '-n', 'imperative', 'bulk=yes'));
+      expect(ok(await kubectl('delete', 'cm', '-n', 'imperative', '-l', 'bulk=yes'))).toBe('configmap "bulk-one" deleted\nconfigmap "bulk-two" deleted\n');
+      expect(ok(await kubectl('get', 'cm', '-n', 'imperative', '-o', 'name'))).toBe('configmap/bulk-three\nconfigmap/settings\n');
+      expect(ok(await kubectl('delete', 'cm', '-n', 'imperative', '--all'))).toBe('configmap "bulk-three" deleted\nconfigmap "settings" deleted\n');
+      expect((await kubectl('get', 'cm', '-n', 'imperative')).stderr).toBe('No resources found in imperative namespace.\n');
     });
 
     it('deleting a namespace removes its objects, then the namespace', async () => {
