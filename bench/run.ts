@@ -2,16 +2,26 @@
  * `make bench`: runs every benchmark part and prints one markdown report (machine, command, tables) to
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
- *   --only=<part,...>   run only these parts (store)
+ *   --only=<part,...>   run only these parts (store, http)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
+ *   --server=dist|tsx   how part http runs the server process: the build in dist/ (compiled first; the
+ *                       default) or the sources through tsx
  */
-import { cpus, totalmem, release } from 'node:os';
+import { cpus, loadavg, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
+import { benchHttp } from './http.js';
+import type { ServerMode } from './server-process.js';
 import { benchStores } from './store.js';
 
-const parts: Record<string, (scale: number) => Promise<string>> = {
-  store: (scale) => benchStores({ scale }),
+interface PartOptions {
+  readonly scale: number;
+  readonly server: ServerMode;
+}
+
+const parts: Record<string, (options: PartOptions) => Promise<string>> = {
+  store: ({ scale }) => benchStores({ scale }),
+  http: ({ scale, server }) => benchHttp({ scale, server }),
 };
 
 function etcdVersion(): string {
@@ -24,25 +34,28 @@ function etcdVersion(): string {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { only: { type: 'string' }, scale: { type: 'string', default: '1' } },
+    options: { only: { type: 'string' }, scale: { type: 'string', default: '1' }, server: { type: 'string', default: 'dist' } },
     strict: true,
   });
   const scale = Number(values.scale);
   if (!(scale > 0)) throw new Error(`--scale must be a positive number, got ${values.scale}`);
+  const server = values.server;
+  if (server !== 'dist' && server !== 'tsx') throw new Error(`--server must be dist or tsx, got ${server}`);
   const selected = values.only?.split(',') ?? Object.keys(parts);
   for (const p of selected) if (!(p in parts)) throw new Error(`unknown part ${p}; parts: ${Object.keys(parts).join(', ')}`);
 
+  const args = process.argv.slice(2).join(' ');
   const cpu = cpus();
   const out: string[] = [
     `## Run of ${new Date().toISOString().slice(0, 10)}`,
     '',
-    `Machine: ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}, ${etcdVersion()}.`,
-    `Command: \`make bench${scale === 1 ? '' : ` BENCH_ARGS=--scale=${scale}`}\`. Client, server and etcd share the machine.`,
+    `Machine: ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}, ${etcdVersion()}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start.`,
+    `Command: \`make bench${args === '' ? '' : ` BENCH_ARGS="${args}"`}\`. Client, server and etcd share the machine.`,
     '',
   ];
   for (const p of selected) {
     process.stderr.write(`bench: running part ${p}\n`);
-    out.push(await parts[p]!(scale), '');
+    out.push(await parts[p]!({ scale, server }), '');
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }
