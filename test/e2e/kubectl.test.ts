@@ -121,7 +121,8 @@ function ok(res: KubectlResult): string {
   return res.stdout;
 }
 
-const AGE = /^\d+s$/;
+/** kubectl's human duration for a young object (seconds; minutes past 2 min on a slow machine). */
+const AGE = /^(\d+s|\d+m(\d+s)?)$/;
 
 for (const variant of variants) {
   const describeVariant = variant.backend === 'etcd' ? describeEtcd : describe;
