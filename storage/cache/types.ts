@@ -1,0 +1,117 @@
+/**
+ * The watch cache's contract (DESIGN.md invariants 3–6, 10). One `WatchCache` per resource (one key prefix,
+ * e.g. `/registry/secrets/`) keeps, fed by ONE store watch:
+ * - the current state of every key under the prefix, decoded once (by the caller's `decode`);
+ * - a ring of recent events (the history window the ring can serve; older starts fall back to the store);
+ * - the revision it is complete up to (`revision`), advanced by events and by the store's progress batches.
+ *
+ * It is kind-agnostic: `T` is whatever `decode` makes of a stored value (the API layer passes
+ * `KubeObject`). It never imports Koa or anything of `apiserver/`. Objects it hands out are shared by every
+ * reader and watcher and are NEVER mutated (invariant 8); `CachedObject.memo` lets the API layer encode an
+ * object once per media type however many watchers or lists send it (invariant 6).
+ */
+import type { KeyValue } from '../interface.js';
+
+/** One object as the cache holds it: shared, immutable. */
+export interface CachedObject<T> {
+  readonly key: string;
+  /** The decoded object (its resourceVersion is `revision`). Never mutate. */
+  readonly object: T;
+  /** The object's modRevision; for the object of a DELETED event, the delete's revision. */
+  readonly revision: number;
+  /**
+   * Per-encoding memo (e.g. `json` -> the object's JSON text), filled lazily by the API layer: the first
+   * watcher or list that needs an encoding stores it, all later ones reuse it. The cache never reads it.
+   */
+  readonly memo: Map<string, unknown>;
+}
+
+/** What a watcher receives. `revision` of every event is the store revision it happened at. */
+export type CacheWatchEvent<T> =
+  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly revision: number; readonly object: CachedObject<T> }
+  /**
+   * Every event up to `revision` has been delivered to this watcher. `initialEventsEnd` marks the bookmark
+   * that ends the synthetic ADDED events of `sendInitialEvents` (annotation `k8s.io/initial-events-end`).
+   */
+  | { readonly type: 'BOOKMARK'; readonly revision: number; readonly initialEventsEnd?: boolean };
+
+/**
+ * Which objects a watcher or list wants. `keyPrefix` narrows to a namespace (`/registry/secrets/ns/`) or
+ * one key; `matches` applies label/field selectors. A watcher with `matches` sees selector transitions:
+ * an object that stops matching arrives as DELETED (carrying its new state), one that starts matching as
+ * ADDED.
+ */
+export interface CacheFilter<T> {
+  readonly keyPrefix: string;
+  /** Exact key (a watch or list of one object by `metadata.name`): only this key. */
+  readonly key?: string;
+  readonly matches?: (object: T) => boolean;
+}
+
+export interface CacheWatchOptions<T> extends CacheFilter<T> {
+  /**
+   * Start: `{ kind: 'from', revision: R }` delivers every event with revision > R (a watch at
+   * resourceVersion R, "Start at Exact"); `{ kind: 'state', revision }` first sends one synthetic ADDED per
+   * matching object of the state at a revision >= `revision` (0: any; the caller makes it consistent by
+   * passing the store's current revision), then every later event ("Get State").
+   * A `from` revision that is compacted in the store throws `Compacted`; one newer than the cache waits
+   * like `waitUntilFresh`.
+   */
+  readonly start: { readonly kind: 'from' | 'state'; readonly revision: number };
+  /** Send BOOKMARK events (periodic, and just before `deadline`). */
+  readonly bookmarks?: boolean;
+  /** With `start.kind === 'state'`: end the initial events with a BOOKMARK marked `initialEventsEnd`. */
+  readonly initialEventsEndBookmark?: boolean;
+  /** Epoch ms when the caller will end the watch; the last bookmark is sent ~2 s before it. */
+  readonly deadline?: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A running watch. Iterate it to receive events in revision order. It ends (iterator finishes) when the
+ * signal aborts, the cache stops, or it is closed; it THROWS `StorageError` `Lagging` when the consumer did
+ * not keep up (bounded buffer plus a small time budget; the client re-watches from its last revision), and
+ * `Compacted` for a start that is out of the window.
+ */
+export interface CacheWatcher<T> extends AsyncIterable<CacheWatchEvent<T>> {
+  close(): void;
+}
+
+export interface CacheListOptions<T> extends CacheFilter<T> {
+  /**
+   * Serve at a revision not older than this one (0: any). The cache waits up to the freshness timeout for
+   * itself to reach it, then throws `StorageError` `FutureRevision` (with `requestedRevision` and the cache's
+   * revision as `currentRevision`), which the API layer answers 504 "Too large resource version".
+   */
+  readonly minRevision: number;
+}
+
+export interface CacheListResult<T> {
+  /** Matching objects in ascending key order. */
+  readonly items: readonly CachedObject<T>[];
+  /** The revision the listing reflects (the cache's revision when served). */
+  readonly revision: number;
+}
+
+export interface WatchCacheOptions<T> {
+  /** Decodes a stored value; `kv.modRevision` is the revision the object must carry. */
+  readonly decode: (kv: KeyValue) => T;
+  /** How long a read or watch waits for the cache to reach a revision before `FutureRevision`. Default 3000 ms. */
+  readonly freshnessTimeoutMs?: number;
+}
+
+/** The per-resource watch cache. */
+export interface WatchCache<T> {
+  /** The revision the cache is complete up to. */
+  readonly revision: number;
+  /** Resolves when the initial list is loaded and the watch is running. */
+  ready(): Promise<void>;
+  /** Waits until `revision >= rev` (at most the freshness timeout); then throws `FutureRevision`. */
+  waitUntilFresh(rev: number, signal?: AbortSignal): Promise<void>;
+  /** One key from the cache, at a revision >= `minRevision` (waiting as `waitUntilFresh`). */
+  get(key: string, minRevision: number): Promise<{ readonly object: CachedObject<T> | undefined; readonly revision: number }>;
+  list(options: CacheListOptions<T>): Promise<CacheListResult<T>>;
+  watch(options: CacheWatchOptions<T>): CacheWatcher<T>;
+  /** Stops the store watch and ends every watcher. Idempotent. */
+  stop(): void;
+}
