@@ -74,6 +74,11 @@ export interface KindStrategy {
   readonly allowCreateOnUpdate?: boolean;
   /** DELETE answers with the deleted object instead of a Status. */
   readonly deleteReturnsObject?: boolean;
+  /**
+   * PATCH takes `application/strategic-merge-patch+json` (default true, as for every built-in kind; custom
+   * resources set false and answer it 415). The merge reads the schema's `x-kubernetes-patch-*` extensions.
+   */
+  readonly strategicMergePatch?: boolean;
   /** `metadata.generation` starts at 1 and is bumped by every change outside metadata and status. */
   readonly tracksGeneration?: boolean;
   /** Table columns for `kubectl get` (default: NAME and CREATED AT). */

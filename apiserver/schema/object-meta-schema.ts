@@ -98,6 +98,7 @@ export const objectMetaSchema: Schema = deepFreeze<Schema>({
       type: 'array',
       description: 'Maps workflow-id and version to the set of fields that workflow manages. Internal bookkeeping of server-side apply.',
       items: managedFieldsEntrySchema,
+      'x-kubernetes-list-type': 'atomic',
     },
   },
 });

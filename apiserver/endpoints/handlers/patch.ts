@@ -1,14 +1,16 @@
 /**
- * PATCH of an object or its status: JSON Patch (RFC 6902) and JSON Merge Patch (RFC 7386). The patch is
+ * PATCH of an object or its status: JSON Patch (RFC 6902), JSON Merge Patch (RFC 7386) and strategic merge
+ * patch (kinds whose strategy allows it: 415 otherwise, as upstream answers custom resources). The patch is
  * applied to the current object inside the registry's retry loop, so a concurrent writer is never lost;
  * the result is then decoded like a request body (unknown fields per `fieldValidation`, pruning).
- * Strategic merge patch and server-side apply arrive with their own issue: 415 until then.
  */
 import type { KubeObject } from '../../api/object.js';
 import { requestContentType, type BodyFormat } from '../../codec/request-content-type.js';
 import { badRequest } from '../../errors/constructors.js';
 import { applyJsonPatch } from '../../registry/patch/json-patch.js';
 import { applyMergePatch } from '../../registry/patch/merge-patch.js';
+import { jsonClone } from '../../registry/patch/json-value.js';
+import { applyStrategicMergePatch } from '../../registry/patch/strategic-merge/strategic-merge-patch.js';
 import { decodeParsed } from '../../schema/decode.js';
 import { parseJsonStrict } from '../../schema/json-strict.js';
 import { maxRequestBodyBytes } from '../../server/app.js';
@@ -18,11 +20,12 @@ import { addWarnings, respond } from './respond.js';
 import { parseWriteOptions } from '../../request/query.js';
 import { fieldManagerOf } from './field-manager.js';
 
-const PATCH_FORMATS: readonly BodyFormat[] = ['json-patch', 'merge-patch'];
+const PATCH_FORMATS: readonly BodyFormat[] = ['json-patch', 'merge-patch', 'strategic-merge-patch'];
 
 export async function handlePatch(scope: RequestScope): Promise<void> {
   const { info, served } = scope;
-  const format = requestContentType(scope.ctx.get('Content-Type') || undefined, PATCH_FORMATS, scope.naming);
+  const accepted = served.strategy.strategicMergePatch === false ? PATCH_FORMATS.filter((f) => f !== 'strategic-merge-patch') : PATCH_FORMATS;
+  const format = requestContentType(scope.ctx.get('Content-Type') || undefined, accepted, scope.naming);
   const options = parseWriteOptions(scope.query, 'PatchOptions');
   const text = await readBody(scope.ctx, maxRequestBodyBytes);
   if (text.trim() === '') throw badRequest('the body of the request was empty');
@@ -33,7 +36,12 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
 
   let warnings: string[] = [];
   const apply = (current: KubeObject): KubeObject => {
-    const patched = format === 'json-patch' ? applyJsonPatch(current, patch) : applyMergePatch(current, patch);
+    const patched =
+      format === 'json-patch'
+        ? applyJsonPatch(current, patch)
+        : format === 'strategic-merge-patch'
+          ? applyStrategicMergePatch(current, jsonClone(patch), served.strategy.schema)
+          : applyMergePatch(current, patch);
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
       throw badRequest('the patched object must be a JSON object');
     }

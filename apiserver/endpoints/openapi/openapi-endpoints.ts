@@ -23,7 +23,7 @@ export interface OpenAPIOptions {
   readonly kinds: readonly KindStrategy[] | (() => readonly KindStrategy[]);
   /** `--runtime-config`; default: everything served. */
   readonly enabled?: EnabledPredicate;
-  /** Kinds accepting strategic merge patch; default: all (built-in kinds). Custom resources must say no. */
+  /** Kinds accepting strategic merge patch; default: the kind strategy's `strategicMergePatch` (true unless false). */
   readonly strategicMergePatch?: (k: KindStrategy) => boolean;
 }
 
@@ -32,7 +32,7 @@ const noCache = 'no-cache, private';
 const oneYearMs = 365 * 24 * 3600 * 1000;
 
 export function openapiEndpoints(o: OpenAPIOptions): Filter {
-  const pathOptions = { strategicMergePatch: o.strategicMergePatch ?? (() => true) };
+  const pathOptions = { strategicMergePatch: o.strategicMergePatch ?? ((k: KindStrategy) => k.strategicMergePatch !== false) };
   let lastKinds: readonly KindStrategy[] | undefined;
   let last: OpenAPIDocuments | undefined;
   const documents = (): OpenAPIDocuments => {
