@@ -74,6 +74,13 @@ export interface CacheWatchOptions<T> extends CacheFilter<T> {
  * `Compacted` for a start that is out of the window.
  */
 export interface CacheWatcher<T> extends AsyncIterable<CacheWatchEvent<T>> {
+  /**
+   * Settles once the start is decided: resolves when events can flow (the compaction check passed and the
+   * cache reached the start revision), rejects with the error the iterator will throw (`Compacted`,
+   * `FutureRevision`, `Unavailable`). The HTTP layer awaits it before sending headers, so a too-old start is
+   * a 410 status rather than an ERROR event. Awaiting it is optional: the iterator throws the same error.
+   */
+  readonly started: Promise<void>;
   close(): void;
 }
 
@@ -98,6 +105,53 @@ export interface WatchCacheOptions<T> {
   readonly decode: (kv: KeyValue) => T;
   /** How long a read or watch waits for the cache to reach a revision before `FutureRevision`. Default 3000 ms. */
   readonly freshnessTimeoutMs?: number;
+  /** The resource name used as the metrics label (e.g. `secrets`). Default: the key prefix. */
+  readonly resource?: string;
+  /** Metrics callbacks; the API layer binds them to prom-client. */
+  readonly metrics?: WatchCacheMetrics;
+  /** Where recoverable problems (an undecodable value, a re-watch, a re-list) are reported. Default: none. */
+  readonly logger?: { warn(message: string): void };
+  /**
+   * The ring of recent events (the history window served from memory): it always keeps the newest
+   * `historyMinEvents` (default 100), drops events older than `historyWindowMs` (default 75 s) beyond that,
+   * and never holds more than `historyMaxEvents` (default 102,400). Older starts are served by the store.
+   */
+  readonly historyMinEvents?: number;
+  readonly historyMaxEvents?: number;
+  readonly historyWindowMs?: number;
+  /**
+   * Events a watcher may have queued before it counts as slow (default 1,000). A slow watcher gets a small
+   * time budget (at most 100 ms, refilled 50 ms per second) to drain below it, then it is ended with
+   * `Lagging`; it never holds more than twice this many.
+   */
+  readonly watcherQueueEvents?: number;
+  /** Period of the bookmark / housekeeping ticker. Default 1,000 ms. */
+  readonly tickMs?: number;
+  /** A watcher with bookmarks gets one every this often (and ~2 s before its deadline). Default 60,000 ms. */
+  readonly bookmarkIntervalMs?: number;
+  /** With no batch from the store for this long, the cache asks the store for progress. Default 5,000 ms. */
+  readonly idleProgressMs?: number;
+  /** While a read or watch waits for freshness, progress is requested this often. Default 100 ms. */
+  readonly freshnessProgressMs?: number;
+  /** Keys per page of the (re)list that loads the cache. Default 10,000. */
+  readonly listPageSize?: number;
+}
+
+/**
+ * Callbacks the cache calls for the metrics of issue 4 ("watchers per resource, events dispatched, cache size,
+ * cache read wait, watchers terminated for being slow"). `resource` is `WatchCacheOptions.resource`.
+ */
+export interface WatchCacheMetrics {
+  watcherAdded(resource: string): void;
+  watcherRemoved(resource: string): void;
+  /** `count` events from the store were applied and dispatched (once per event, not per watcher). */
+  eventsDispatched(resource: string, count: number): void;
+  /** A watcher was ended with `Lagging` because it did not keep up. */
+  slowWatcherTerminated(resource: string): void;
+  /** The number of objects in the cache, after every change. */
+  cacheSize(resource: string, objects: number): void;
+  /** A read or watch waited `seconds` for the cache to reach a revision (`fresh`) or gave up (`timeout`). */
+  freshnessWait(resource: string, seconds: number, outcome: 'fresh' | 'timeout'): void;
 }
 
 /** The per-resource watch cache. */

@@ -1,0 +1,69 @@
+import type { KeyValue, WatchEvent } from '../interface.js';
+import type { CacheFilter, CacheWatchEvent, CachedObject } from './types.js';
+
+/**
+ * One change as the cache keeps it (in the ring) and dispatches it: the new object, the previous one (for
+ * selector transitions), and the plain event every watcher without a selector gets: the SAME event object,
+ * so the API layer's per-encoding memo on `object` serves all of them.
+ */
+export interface CacheEntry<T> {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly key: string;
+  readonly revision: number;
+  /** The new state; for DELETED the last state, carrying the delete's revision. */
+  readonly object: CachedObject<T>;
+  /** The state before this change (undefined for ADDED). */
+  readonly prev: CachedObject<T> | undefined;
+  readonly event: CacheWatchEvent<T>;
+  /** When the cache applied it (ms since epoch), for the ring's time window. */
+  readonly at: number;
+}
+
+export type Decode<T> = (kv: KeyValue) => T;
+
+export function cachedObject<T>(kv: KeyValue, decode: Decode<T>): CachedObject<T> {
+  return { key: kv.key, object: decode(kv), revision: kv.modRevision, memo: new Map() };
+}
+
+/**
+ * Turns one store event into an entry. `knownPrev` is the previous object when the caller holds it (the
+ * cache's state: reusing it keeps instances shared); otherwise the event's prev value is decoded.
+ */
+export function toEntry<T>(
+  ev: WatchEvent,
+  decode: Decode<T>,
+  knownPrev: CachedObject<T> | undefined,
+  at: number,
+): CacheEntry<T> {
+  const revision = ev.kv.modRevision;
+  const prev = knownPrev ?? (ev.prev === undefined ? undefined : cachedObject(ev.prev, decode));
+  let type: CacheEntry<T>['type'];
+  let object: CachedObject<T>;
+  if (ev.type === 'put') {
+    type = ev.prev === undefined ? 'ADDED' : 'MODIFIED';
+    object = cachedObject(ev.kv, decode);
+  } else {
+    type = 'DELETED';
+    // The deleted object is its last state, stamped with the delete's revision (as kube's DELETED event).
+    object = cachedObject({ ...ev.prev, modRevision: revision }, decode);
+  }
+  return { type, key: ev.kv.key, revision, object, prev, event: { type, revision, object }, at };
+}
+
+/**
+ * What a watcher with `filter` receives for `entry`, or undefined. Selector transitions: an object that
+ * stops matching is DELETED (carrying its new state), one that starts matching is ADDED.
+ */
+export function eventFor<T>(entry: CacheEntry<T>, filter: CacheFilter<T>): CacheWatchEvent<T> | undefined {
+  if (filter.key !== undefined && entry.key !== filter.key) return undefined;
+  if (!entry.key.startsWith(filter.keyPrefix)) return undefined;
+  const matches = filter.matches;
+  if (matches === undefined) return entry.event;
+  if (entry.type !== 'MODIFIED') return matches(entry.object.object) ? entry.event : undefined;
+  const now = matches(entry.object.object);
+  const before = entry.prev !== undefined && matches(entry.prev.object);
+  if (now && before) return entry.event;
+  if (now) return { type: 'ADDED', revision: entry.revision, object: entry.object };
+  if (before) return { type: 'DELETED', revision: entry.revision, object: entry.object };
+  return undefined;
+}

@@ -1,0 +1,286 @@
+import type { KeyValue, Store, WatchBatch } from '../interface.js';
+import { unavailable } from '../errors.js';
+import { cachedObject, toEntry, type CacheEntry } from './cache-entry.js';
+import { relisted } from './cache-errors.js';
+import { CacheWatcherImpl, type WatcherHost } from './cache-watcher.js';
+import { CurrentState } from './current-state.js';
+import { EventRing } from './event-ring.js';
+import { FreshnessWaiters } from './freshness.js';
+import { StoreFeed, type FeedSink } from './store-feed.js';
+import { startWatcher, type StartContext } from './watch-start.js';
+import { WatcherIndex } from './watcher-index.js';
+import type {
+  CacheListOptions,
+  CacheListResult,
+  CacheWatchOptions,
+  CacheWatcher,
+  CachedObject,
+  WatchCache,
+  WatchCacheMetrics,
+  WatchCacheOptions,
+} from './types.js';
+
+/** kube's defaults (see ../shared/facts/kube-apiserver-behaviour.md "Watch cache", "Defaults"). */
+export const WATCH_CACHE_DEFAULTS = {
+  freshnessTimeoutMs: 3_000,
+  historyMinEvents: 100,
+  historyMaxEvents: 102_400,
+  historyWindowMs: 75_000,
+  watcherQueueEvents: 1_000,
+  tickMs: 1_000,
+  bookmarkIntervalMs: 60_000,
+  idleProgressMs: 5_000,
+  freshnessProgressMs: 100,
+  listPageSize: 10_000,
+} as const;
+
+/** A bookmark is sent this long before a watcher's deadline. */
+const PRE_DEADLINE_BOOKMARK_MS = 2_000;
+
+/**
+ * Creates the watch cache of the keys under `prefix` (ending in "/") and starts loading it: see `types.ts`
+ * for the contract. Call `stop()` to end it.
+ */
+export function createWatchCache<T>(store: Store, prefix: string, options: WatchCacheOptions<T>): WatchCache<T> {
+  const cache = new WatchCacheImpl(store, prefix, options);
+  cache.start();
+  return cache;
+}
+
+/**
+ * One cache: the current state, the ring, the live watchers, fed by one `StoreFeed`. Everything runs on the
+ * event loop thread; a store batch is applied to the state and the ring and dispatched to every watcher in
+ * one synchronous step, so readers never see half a transaction and watchers never miss the hand-over
+ * between history and live events.
+ */
+class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartContext<T> {
+  state = new CurrentState<T>();
+  readonly ring: EventRing<T>;
+  revision = 0;
+  loaded = false;
+  readonly decode: (kv: KeyValue) => T;
+
+  private readonly index: WatcherIndex<T>;
+  private readonly watchers = new Set<CacheWatcherImpl<T>>();
+  private readonly bookmarkers = new Set<CacheWatcherImpl<T>>();
+  private readonly freshness: FreshnessWaiters;
+  private readonly feed: StoreFeed;
+  private readonly resource: string;
+  private readonly metrics: WatchCacheMetrics | undefined;
+  private readonly settings: Required<Omit<WatchCacheOptions<T>, 'decode' | 'resource' | 'metrics' | 'logger'>>;
+  private readonly loadedPromise: Promise<void>;
+  private settleLoaded!: { resolve(): void; reject(err: unknown): void };
+  private ticker: NodeJS.Timeout | undefined;
+  private lastBatchAt = Date.now();
+  private lastProgressAskAt = 0;
+  private stopped = false;
+
+  constructor(
+    readonly store: Store,
+    readonly prefix: string,
+    private readonly options: WatchCacheOptions<T>,
+  ) {
+    this.decode = options.decode;
+    this.resource = options.resource ?? prefix;
+    this.metrics = options.metrics;
+    this.settings = {
+      freshnessTimeoutMs: options.freshnessTimeoutMs ?? WATCH_CACHE_DEFAULTS.freshnessTimeoutMs,
+      historyMinEvents: options.historyMinEvents ?? WATCH_CACHE_DEFAULTS.historyMinEvents,
+      historyMaxEvents: Math.max(1, options.historyMaxEvents ?? WATCH_CACHE_DEFAULTS.historyMaxEvents),
+      historyWindowMs: options.historyWindowMs ?? WATCH_CACHE_DEFAULTS.historyWindowMs,
+      watcherQueueEvents: Math.max(1, options.watcherQueueEvents ?? WATCH_CACHE_DEFAULTS.watcherQueueEvents),
+      tickMs: options.tickMs ?? WATCH_CACHE_DEFAULTS.tickMs,
+      bookmarkIntervalMs: options.bookmarkIntervalMs ?? WATCH_CACHE_DEFAULTS.bookmarkIntervalMs,
+      idleProgressMs: options.idleProgressMs ?? WATCH_CACHE_DEFAULTS.idleProgressMs,
+      freshnessProgressMs: options.freshnessProgressMs ?? WATCH_CACHE_DEFAULTS.freshnessProgressMs,
+      listPageSize: options.listPageSize ?? WATCH_CACHE_DEFAULTS.listPageSize,
+    };
+    const s = this.settings;
+    this.ring = new EventRing<T>({ minEvents: s.historyMinEvents, maxEvents: s.historyMaxEvents, windowMs: s.historyWindowMs }, 0);
+    this.index = new WatcherIndex<T>(prefix);
+    this.freshness = new FreshnessWaiters({
+      timeoutMs: s.freshnessTimeoutMs,
+      progressEveryMs: s.freshnessProgressMs,
+      requestProgress: () => this.askProgress(),
+      observe: (seconds, outcome) => this.metrics?.freshnessWait(this.resource, seconds, outcome),
+    });
+    this.feed = new StoreFeed(store, prefix, this, { pageSize: s.listPageSize, logger: options.logger });
+    this.loadedPromise = new Promise<void>((resolve, reject) => {
+      this.settleLoaded = { resolve, reject };
+    });
+    this.loadedPromise.catch(() => undefined);
+  }
+
+  start(): void {
+    this.feed.start();
+    this.ticker = setInterval(() => this.tick(), this.settings.tickMs);
+    this.ticker.unref();
+  }
+
+  // ---- reads -------------------------------------------------------------------------------------
+
+  ready(): Promise<void> {
+    return this.loadedPromise;
+  }
+
+  waitUntilFresh(rev: number, signal?: AbortSignal): Promise<void> {
+    if (this.stopped) return Promise.reject(unavailable('the watch cache is stopped'));
+    return this.freshness.wait(rev, this.isFresh, () => this.revision, signal);
+  }
+
+  async get(key: string, minRevision: number): Promise<{ readonly object: CachedObject<T> | undefined; readonly revision: number }> {
+    await this.waitUntilFresh(minRevision);
+    return { object: this.state.get(key), revision: this.revision };
+  }
+
+  async list(options: CacheListOptions<T>): Promise<CacheListResult<T>> {
+    await this.waitUntilFresh(options.minRevision);
+    return { items: this.state.select(options), revision: this.revision };
+  }
+
+  watch(options: CacheWatchOptions<T>): CacheWatcher<T> {
+    const deadline = options.deadline;
+    const w = new CacheWatcherImpl<T>(
+      options,
+      options.bookmarks === true,
+      deadline,
+      { queueEvents: this.settings.watcherQueueEvents },
+      this,
+      options.signal,
+    );
+    this.watchers.add(w);
+    this.metrics?.watcherAdded(this.resource);
+    if (this.stopped || options.signal?.aborted) w.end();
+    else void startWatcher(this, w, options);
+    return w;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.feed.stop();
+    clearInterval(this.ticker);
+    for (const w of [...this.watchers]) w.end();
+    const err = unavailable('the watch cache is stopped');
+    this.freshness.failAll(err);
+    this.settleLoaded.reject(err);
+  }
+
+  // ---- StartContext / WatcherHost ------------------------------------------------------------------
+
+  goLive(w: CacheWatcherImpl<T>, revision: number): void {
+    if (!w.active) return;
+    w.goLive(revision);
+    this.index.add(w);
+    if (w.bookmarks) {
+      w.nextBookmarkAt = nextBookmarkTime(Date.now(), this.settings.bookmarkIntervalMs, w.deadline);
+      this.bookmarkers.add(w);
+    }
+  }
+
+  release(w: CacheWatcherImpl<unknown>): void {
+    const mine = w as CacheWatcherImpl<T>;
+    if (!this.watchers.delete(mine)) return;
+    this.index.remove(mine);
+    this.bookmarkers.delete(mine);
+    this.metrics?.watcherRemoved(this.resource);
+  }
+
+  slow(): void {
+    this.metrics?.slowWatcherTerminated(this.resource);
+  }
+
+  warn(message: string): void {
+    this.options.logger?.warn(`watch cache ${this.prefix}: ${message}`);
+  }
+
+  // ---- FeedSink ------------------------------------------------------------------------------------
+
+  replace(items: readonly KeyValue[], revision: number): void {
+    const objects: CachedObject<T>[] = [];
+    for (const kv of items) {
+      try {
+        objects.push(cachedObject(kv, this.decode));
+      } catch (err) {
+        this.warn(`cannot decode ${kv.key} at revision ${kv.modRevision}: ${String(err)}`);
+      }
+    }
+    this.state = CurrentState.fromSorted(objects);
+    this.ring.reset(revision);
+    this.revision = Math.max(this.revision, revision);
+    this.lastBatchAt = Date.now();
+    if (this.loaded) {
+      // The events between the old state and this one are lost to compaction: no live watcher can go on.
+      const err = relisted(revision);
+      for (const w of this.index.all()) w.fail(err);
+    }
+    this.loaded = true;
+    this.settleLoaded.resolve();
+    this.metrics?.cacheSize(this.resource, this.state.size);
+    this.freshness.advance(this.isFresh);
+  }
+
+  apply(batch: WatchBatch): void {
+    const now = Date.now();
+    this.lastBatchAt = now;
+    if (batch.events.length > 0) {
+      const entries: CacheEntry<T>[] = [];
+      for (const ev of batch.events) {
+        const key = ev.kv.key;
+        if (ev.kv.modRevision <= this.revision) continue; // already applied (a resumed watch never repeats, but be safe)
+        let entry: CacheEntry<T>;
+        try {
+          entry = toEntry(ev, this.decode, this.state.get(key), now);
+        } catch (err) {
+          this.warn(`cannot decode ${key} at revision ${ev.kv.modRevision}: ${String(err)}`);
+          if (ev.type === 'delete') this.state.delete(key);
+          continue;
+        }
+        if (entry.type === 'DELETED') this.state.delete(key);
+        else this.state.set(entry.object);
+        entries.push(entry);
+      }
+      if (batch.revision > this.revision) this.revision = batch.revision;
+      this.ring.push(entries, now);
+      this.index.dispatch(entries);
+      this.metrics?.eventsDispatched(this.resource, entries.length);
+      this.metrics?.cacheSize(this.resource, this.state.size);
+    } else if (batch.revision > this.revision) {
+      this.revision = batch.revision;
+    }
+    if (this.freshness.waiting > 0) this.freshness.advance(this.isFresh);
+  }
+
+  // ---- internals -----------------------------------------------------------------------------------
+
+  private readonly isFresh = (rev: number): boolean => this.loaded && this.revision >= rev;
+
+  private async askProgress(): Promise<void> {
+    this.lastProgressAskAt = Date.now();
+    await this.store.requestProgress();
+  }
+
+  /** Housekeeping: periodic bookmarks, the ring's time window, progress on a quiet prefix. */
+  private tick(): void {
+    const now = Date.now();
+    this.ring.evictOld(now);
+    for (const w of this.bookmarkers) {
+      if (now < w.nextBookmarkAt) continue;
+      // In order: every event up to the cache's revision is already queued to a live watcher.
+      if (w.pushBookmark(Math.max(this.revision, w.minLiveRevision))) {
+        w.nextBookmarkAt = nextBookmarkTime(now, this.settings.bookmarkIntervalMs, w.deadline);
+      }
+    }
+    const idle = this.settings.idleProgressMs;
+    if (this.loaded && now - this.lastBatchAt >= idle && now - this.lastProgressAskAt >= idle) {
+      this.askProgress().catch(() => undefined);
+    }
+  }
+}
+
+/** kube's cacheWatcher.nextBookmarkTime: every `interval`, and ~2 s before the deadline; none after it. */
+function nextBookmarkTime(now: number, interval: number, deadline: number | undefined): number {
+  let at = now + interval;
+  if (deadline !== undefined) at = Math.min(at, deadline - PRE_DEADLINE_BOOKMARK_MS);
+  return at < now ? Infinity : at;
+}
