@@ -1,0 +1,103 @@
+/**
+ * Field sets of objects, walked against their schema (structured-merge-diff's `ToFieldSet`): every field,
+ * list element and map entry present is a path; below an atomic node nothing is. The root is never a
+ * path. Also the path element naming an element of a `map` or `set` list, and `ensureNamedFieldsAreMembers`.
+ */
+import type { Schema } from '../../../schema/schema.js';
+import { fieldPE, keyPE, pathString, valuePE, type PE } from './path-element.js';
+import { fieldSchema, isNamedField, childSchema, nodeType } from './schema-types.js';
+import { FieldSet } from './set.js';
+
+/** A value that cannot be turned into paths (a keyed element without its key, a duplicate element). */
+export class FieldPathError extends Error {
+  override readonly name = 'FieldPathError';
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The element naming `item` in a list of type `map` (`k:{...}`, missing keys taken from the key field's
+ * schema default) or `set` (`v:...`). Throws FieldPathError with structured-merge-diff's wording.
+ */
+export function listItemPE(item: unknown, listType: 'set' | 'map', keys: readonly string[], itemSchema: Schema | undefined): PE {
+  if (listType === 'set') {
+    if (item !== null && typeof item === 'object') throw new FieldPathError('associative list without keys has an element that is a map or a list');
+    return valuePE(item);
+  }
+  if (keys.length === 0) {
+    if (item !== null && typeof item === 'object') throw new FieldPathError('associative list without keys has an element that is a map or a list');
+    return valuePE(item);
+  }
+  if (!isPlainObject(item)) throw new FieldPathError('associative list with keys has an element that is not a map type');
+  const fields: Record<string, unknown> = {};
+  for (const k of keys) {
+    let v = item[k];
+    if (v === undefined || v === null) v = fieldSchema(itemSchema, k)?.default;
+    if (v === undefined || v === null) throw new FieldPathError(`associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`);
+    fields[k] = v;
+  }
+  return keyPE(fields);
+}
+
+export interface ToFieldSetOptions {
+  /** Live objects may hold duplicate list elements; an applied configuration may not (default false). */
+  readonly allowDuplicates?: boolean;
+}
+
+/** The set of every path present in `value` under `schema`. Throws FieldPathError (message with path). */
+export function toFieldSet(value: unknown, schema: Schema | undefined, opts: ToFieldSetOptions = {}): FieldSet {
+  const out = new FieldSet();
+  walk(value, schema, [], out, opts.allowDuplicates === true);
+  return out;
+}
+
+function walk(value: unknown, schema: Schema | undefined, path: PE[], out: FieldSet, allowDup: boolean): void {
+  const t = nodeType(schema, value);
+  if (t.kind === 'scalar') return;
+  if (t.kind === 'object') {
+    if (t.atomic) return;
+    const obj = value as Record<string, unknown>;
+    for (const k of Object.keys(obj)) {
+      const v = obj[k];
+      if (v === undefined) continue;
+      const p = [...path, fieldPE(k)];
+      out.insert(p);
+      walk(v, fieldSchema(t.schema, k), p, out, allowDup);
+    }
+    return;
+  }
+  if (t.listType === 'atomic') return;
+  const seen = new Set<PE>();
+  (value as unknown[]).forEach((item, i) => {
+    let pe: PE;
+    try {
+      pe = listItemPE(item, t.listType as 'set' | 'map', t.keys, t.item);
+    } catch (err) {
+      if (err instanceof FieldPathError) throw new FieldPathError(`${pathString(path)}: element ${i}: ${err.message}`);
+      throw err;
+    }
+    if (seen.has(pe)) {
+      if (allowDup) return;
+      throw new FieldPathError(`${pathString(path)}: duplicate entries for key ${pathString([pe])}`);
+    }
+    seen.add(pe);
+    const p = [...path, pe];
+    out.insert(p);
+    if (t.listType === 'map') walk(item, t.item, p, out, allowDup);
+  });
+}
+
+/**
+ * `set` plus every declared object field that has paths below it (structured-merge-diff's
+ * `EnsureNamedFieldsAreMembers`): owning `.spec.replicas` implies `.spec` when deciding what to remove,
+ * but owning `.data.k` of a map does not imply the map entry's parent key, nor a list element.
+ */
+export function ensureNamedFieldsAreMembers(set: FieldSet, schema: Schema | undefined): FieldSet {
+  const members = set.memberList();
+  const children: [PE, FieldSet][] = [];
+  for (const [pe, below] of set.childEntries()) {
+    if (pe.startsWith('f:') && isNamedField(schema, pe.slice(2))) members.push(pe);
+    children.push([pe, ensureNamedFieldsAreMembers(below, childSchema(schema, pe))]);
+  }
+  return FieldSet.from(members, children);
+}
