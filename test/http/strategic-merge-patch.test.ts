@@ -175,5 +175,8 @@ describeBackends(all, (b) => {
     const text = JSON.stringify(doc.components.schemas);
     expect(text).toContain('"x-platform-patch-merge-key":"containerPort"');
     expect(text).toContain('"x-platform-patch-strategy":"merge,retainKeys"');
+    // and under the names kubectl reads to compute client-side apply patches
+    expect(text).toContain('"x-kubernetes-patch-merge-key":"containerPort"');
+    expect(text).toContain('"x-kubernetes-patch-strategy":"merge,retainKeys"');
   });
 });

@@ -170,6 +170,8 @@ describe('OpenAPI v3 documents', () => {
     const containers = (n: Naming) => schemaOf(v3(n, 'apis/apps/v1'), 'apps', 'v1', 'Deployment').properties.spec.properties.containers;
     expect(containers(platform)).toMatchObject({ 'x-platform-list-type': 'map', 'x-platform-list-map-keys': ['name'], 'x-platform-patch-merge-key': 'name' });
     expect(containers(platform)['x-kubernetes-list-type']).toBeUndefined();
+    // kubectl reads the strategic merge extensions under their Kubernetes names whatever the domain
+    expect(containers(platform)).toMatchObject({ 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'name' });
     expect(containers(k8s)).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-strategy': 'merge' });
     const surge = schemaOf(v3(platform, 'apis/apps/v1'), 'apps', 'v1', 'Deployment').properties.spec.properties.strategy.properties.maxSurge;
     expect(surge).toEqual({ type: 'string', format: 'int-or-string', 'x-platform-int-or-string': true });

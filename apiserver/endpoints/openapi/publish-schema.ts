@@ -1,7 +1,10 @@
 /**
  * Turns internal schemas into published OpenAPI v2 (Swagger) or v3 schema objects:
  * - `x-kubernetes-*` extensions are renamed through `Naming.extension`, except
- *   `x-kubernetes-group-version-kind`, which kubectl reads under that name in every mode;
+ *   `x-kubernetes-group-version-kind`, which kubectl reads under that name in every mode; the strategic
+ *   merge extensions (`x-kubernetes-patch-strategy`, `x-kubernetes-patch-merge-key`) are published under
+ *   both names, because kubectl computes client-side apply patches from them under those names alone
+ *   (without them it would send list replacements that never delete a removed container);
  * - the shared schemas (ObjectMeta, ListMeta, ...) become `$ref`s to their definitions, found by object
  *   identity (kinds share the very objects of `object-meta-schema.ts`);
  * - int-or-string fields get `type: string, format: int-or-string`, as Kubernetes publishes IntOrString;
@@ -14,6 +17,7 @@ import type { Schema } from '../../schema/schema.js';
 export type Dialect = 'v2' | 'v3';
 
 const gvkExtension = 'x-kubernetes-group-version-kind';
+const kubectlReadsToo = new Set(['x-kubernetes-patch-strategy', 'x-kubernetes-patch-merge-key']);
 const extensionPrefix = 'x-kubernetes-';
 const dropInV2 = new Set(['nullable', 'anyOf', 'oneOf', 'not']);
 
@@ -88,6 +92,7 @@ export function schemaPublisher(naming: Naming, dialect: Dialect, refs: Readonly
           break;
         default:
           out[keyName(key)] = value;
+          if (kubectlReadsToo.has(key)) out[key] = value;
       }
     }
     memo.set(s, out);
