@@ -1,4 +1,4 @@
-import { futureRevision, unavailable, type StorageError } from '../errors.js';
+import { unavailable, type StorageError } from '../errors.js';
 
 export interface FreshnessOptions {
   /** How long a wait lasts before `FutureRevision`. */
@@ -38,10 +38,14 @@ export class FreshnessWaiters {
 
   /**
    * Resolves once `isFresh(revision)` holds (checked now and on every `advance`), or rejects with
-   * `FutureRevision` after the timeout (`current()` gives the revision to report), or with the signal's
-   * reason when it aborts.
+   * `timeoutError(revision)` after the timeout, or with the signal's reason when it aborts.
    */
-  wait(revision: number, isFresh: (rev: number) => boolean, current: () => number, signal?: AbortSignal): Promise<void> {
+  wait(
+    revision: number,
+    isFresh: (rev: number) => boolean,
+    timeoutError: (rev: number) => StorageError,
+    signal?: AbortSignal,
+  ): Promise<void> {
     if (isFresh(revision)) return Promise.resolve();
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
@@ -67,7 +71,7 @@ export class FreshnessWaiters {
       const onAbort = (): void => waiter.reject(signal!.reason);
       const timer = setTimeout(() => {
         this.options.observe?.((Date.now() - waiter.startedAt) / 1000, 'timeout');
-        waiter.reject(futureRevision(revision, current()));
+        waiter.reject(timeoutError(revision));
       }, this.options.timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.add(waiter);

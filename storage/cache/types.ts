@@ -54,13 +54,22 @@ export interface CacheWatchOptions<T> extends CacheFilter<T> {
    * resourceVersion R, "Start at Exact"); `{ kind: 'state', revision }` first sends one synthetic ADDED per
    * matching object of the state at a revision >= `revision` (0: any; the caller makes it consistent by
    * passing the store's current revision), then every later event ("Get State").
-   * A `from` revision that is compacted in the store throws `Compacted`; one newer than the cache waits
-   * like `waitUntilFresh`.
+   * A `from` revision below the store's compacted revision throws `Compacted` with kube's message
+   * `too old resource version: R (compacted revision)` — checked at every start, also when the ring still
+   * holds R (invariant 10). A `from` revision older than the ring but not compacted is served by a store
+   * watch until the ring takes over (no gap, no repeat). A start newer than the cache waits like
+   * `waitUntilFresh` (and fails like it).
    */
   readonly start: { readonly kind: 'from' | 'state'; readonly revision: number };
-  /** Send BOOKMARK events (periodic, and just before `deadline`). */
+  /**
+   * Send BOOKMARK events: every `bookmarkIntervalMs` (60 s) and ~2 s before `deadline`, at the cache's
+   * revision, always after every event up to it (skipped while the watcher's queue is full).
+   */
   readonly bookmarks?: boolean;
-  /** With `start.kind === 'state'`: end the initial events with a BOOKMARK marked `initialEventsEnd`. */
+  /**
+   * With `start.kind === 'state'`: end the initial events with a BOOKMARK marked `initialEventsEnd` (at the
+   * revision of the state sent), whether or not `bookmarks` is set; the API layer asks only when allowed.
+   */
   readonly initialEventsEndBookmark?: boolean;
   /** Epoch ms when the caller will end the watch; the last bookmark is sent ~2 s before it. */
   readonly deadline?: number;
@@ -71,7 +80,8 @@ export interface CacheWatchOptions<T> extends CacheFilter<T> {
  * A running watch. Iterate it to receive events in revision order. It ends (iterator finishes) when the
  * signal aborts, the cache stops, or it is closed; it THROWS `StorageError` `Lagging` when the consumer did
  * not keep up (bounded buffer plus a small time budget; the client re-watches from its last revision), and
- * `Compacted` for a start that is out of the window.
+ * `Compacted` for a start that is out of the window, or when the cache itself fell out of the store's window
+ * and re-listed (the events in between are lost to compaction: the client must re-list).
  */
 export interface CacheWatcher<T> extends AsyncIterable<CacheWatchEvent<T>> {
   /**
@@ -79,6 +89,7 @@ export interface CacheWatcher<T> extends AsyncIterable<CacheWatchEvent<T>> {
    * cache reached the start revision), rejects with the error the iterator will throw (`Compacted`,
    * `FutureRevision`, `Unavailable`). The HTTP layer awaits it before sending headers, so a too-old start is
    * a 410 status rather than an ERROR event. Awaiting it is optional: the iterator throws the same error.
+   * It resolves too when the watcher is closed or aborted before it started.
    */
   readonly started: Promise<void>;
   close(): void;
@@ -88,7 +99,8 @@ export interface CacheListOptions<T> extends CacheFilter<T> {
   /**
    * Serve at a revision not older than this one (0: any). The cache waits up to the freshness timeout for
    * itself to reach it, then throws `StorageError` `FutureRevision` (with `requestedRevision` and the cache's
-   * revision as `currentRevision`), which the API layer answers 504 "Too large resource version".
+   * revision as `currentRevision`), which the API layer answers 504 "Too large resource version"
+   * (`Unavailable` while the cache has not loaded at all).
    */
   readonly minRevision: number;
 }
@@ -160,7 +172,11 @@ export interface WatchCache<T> {
   readonly revision: number;
   /** Resolves when the initial list is loaded and the watch is running. */
   ready(): Promise<void>;
-  /** Waits until `revision >= rev` (at most the freshness timeout); then throws `FutureRevision`. */
+  /**
+   * Waits until `revision >= rev` (at most the freshness timeout); then throws `FutureRevision`, or
+   * `Unavailable` when the cache has not finished its first load (kube: "storage is (re)initializing").
+   * Before the first load even `rev` 0 waits. `stop()` rejects pending waits with `Unavailable`.
+   */
   waitUntilFresh(rev: number, signal?: AbortSignal): Promise<void>;
   /** One key from the cache, at a revision >= `minRevision` (waiting as `waitUntilFresh`). */
   get(key: string, minRevision: number): Promise<{ readonly object: CachedObject<T> | undefined; readonly revision: number }>;

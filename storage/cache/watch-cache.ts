@@ -1,5 +1,5 @@
 import type { KeyValue, Store, WatchBatch } from '../interface.js';
-import { unavailable } from '../errors.js';
+import { futureRevision, unavailable, type StorageError } from '../errors.js';
 import { cachedObject, toEntry, type CacheEntry } from './cache-entry.js';
 import { relisted } from './cache-errors.js';
 import { CacheWatcherImpl, type WatcherHost } from './cache-watcher.js';
@@ -125,7 +125,7 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
 
   waitUntilFresh(rev: number, signal?: AbortSignal): Promise<void> {
     if (this.stopped) return Promise.reject(unavailable('the watch cache is stopped'));
-    return this.freshness.wait(rev, this.isFresh, () => this.revision, signal);
+    return this.freshness.wait(rev, this.isFresh, this.notFresh, signal);
   }
 
   async get(key: string, minRevision: number): Promise<{ readonly object: CachedObject<T> | undefined; readonly revision: number }> {
@@ -254,6 +254,10 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
   // ---- internals -----------------------------------------------------------------------------------
 
   private readonly isFresh = (rev: number): boolean => this.loaded && this.revision >= rev;
+
+  /** A wait timed out: behind the revision (504 Too large resource version), or never loaded (503). */
+  private readonly notFresh = (rev: number): StorageError =>
+    this.loaded ? futureRevision(rev, this.revision) : unavailable(`the watch cache of ${this.prefix} is not loaded yet`);
 
   private async askProgress(): Promise<void> {
     this.lastProgressAskAt = Date.now();
