@@ -116,15 +116,28 @@ describeBackends(all, (b) => {
     expect((await api.request('DELETE', `/api/v1/nodes/${name}`)).status).toBe(200);
   });
 
-  it('the merged object is decoded like a body: unknown fields are 400 under Strict, warnings under Warn', async () => {
+  it('the merged object is decoded like a body: unknown fields and duplicate keys are upstream 422 under Strict, warnings under Warn', async () => {
     const name = await createTemplate();
     const body = { template: { spec: { containers: [{ name: 'web', bogus: 1 }] } } };
     const strict = await smp(path('podtemplates', name), body, { fieldValidation: 'Strict' });
-    expect(strict.status).toBe(400);
-    expect(strict.json().message).toBe('strict decoding error: unknown field "template.spec.containers[0].bogus"');
+    const value = '"map[template:map[spec:map[containers:[map[bogus:1 name:web]]]]]"';
+    const detail = `Invalid value: ${value}: strict decoding error: unknown field "template.spec.containers[0].bogus"`;
+    expect({ status: strict.status, body: strict.json() }).toEqual({
+      status: 422,
+      body: {
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
+        message: ` "" is invalid: patch: ${detail}`,
+        details: { causes: [{ reason: 'FieldValueInvalid', message: detail, field: 'patch' }] },
+      },
+    });
     const warn = await smp(path('podtemplates', name), body, { fieldValidation: 'Warn' });
     expect(warn.status).toBe(200);
     expect(warn.warnings()).toEqual(['299 - "unknown field \\"template.spec.containers[0].bogus\\""']);
+    const dup = await smp(path('podtemplates', name), '{"metadata":{"labels":{"a":"1","a":"2"}}}', { fieldValidation: 'Strict' });
+    expect(dup.status).toBe(422);
+    expect(dup.json().message).toBe(' "" is invalid: patch: Invalid value: "map[metadata:map[labels:map[a:2]]]": strict decoding error: duplicate field "metadata.labels.a"');
+    const ignored = await smp(path('podtemplates', name), '{"metadata":{"labels":{"a":"1","a":"2"}}}', { fieldValidation: 'Ignore' });
+    expect(ignored.json().metadata.labels).toEqual({ a: '2' });
   });
 
   it('dryRun=All answers the merge and stores nothing', async () => {

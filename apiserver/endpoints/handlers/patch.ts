@@ -11,6 +11,7 @@ import { applyJsonPatch } from '../../registry/patch/json-patch.js';
 import { applyMergePatch } from '../../registry/patch/merge-patch.js';
 import { jsonClone } from '../../registry/patch/json-value.js';
 import { applyStrategicMergePatch } from '../../registry/patch/strategic-merge/strategic-merge-patch.js';
+import { decodeStrategicMergeResult } from '../../registry/patch/strategic-merge/strict-decode.js';
 import { decodeParsed } from '../../schema/decode.js';
 import { parseJsonStrict } from '../../schema/json-strict.js';
 import { maxRequestBodyBytes } from '../../server/app.js';
@@ -29,23 +30,30 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
   const options = parseWriteOptions(scope.query, 'PatchOptions');
   const text = await readBody(scope.ctx, maxRequestBodyBytes);
   if (text.trim() === '') throw badRequest('the body of the request was empty');
-  const { value: patch } = parseJsonStrict(text, false);
+  const strategic = format === 'strategic-merge-patch';
+  // Duplicate keys of a strategic patch are strict errors (upstream decodes it with UnmarshalStrict).
+  const { value: patch, duplicateFields } = parseJsonStrict(text, strategic && options.fieldValidation !== 'Ignore');
   if (format === 'merge-patch' && (patch === null || typeof patch !== 'object' || Array.isArray(patch))) {
     throw badRequest('the patch must be a JSON object for application/merge-patch+json');
   }
 
   let warnings: string[] = [];
   const apply = (current: KubeObject): KubeObject => {
+    // the merge consumes its patch: a fresh copy on every attempt of the retry loop
+    const smpPatch = strategic ? jsonClone(patch) : undefined;
     const patched =
       format === 'json-patch'
         ? applyJsonPatch(current, patch)
-        : format === 'strategic-merge-patch'
-          ? applyStrategicMergePatch(current, jsonClone(patch), served.strategy.schema)
+        : smpPatch !== undefined
+          ? applyStrategicMergePatch(current, smpPatch, served.strategy.schema)
           : applyMergePatch(current, patch);
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
       throw badRequest('the patched object must be a JSON object');
     }
-    const decoded = decodeParsed(patched, [], served.strategy.schema, options.fieldValidation);
+    const decoded =
+      smpPatch !== undefined
+        ? decodeStrategicMergeResult(patched, smpPatch, duplicateFields, served.strategy.schema, options.fieldValidation)
+        : decodeParsed(patched, [], served.strategy.schema, options.fieldValidation);
     warnings = decoded.warnings;
     return decoded.object as KubeObject;
   };
