@@ -1,4 +1,4 @@
-import { lagging, type StorageError } from '../errors.js';
+import { lagging, unavailable, type StorageError } from '../errors.js';
 import type { CacheFilter, CacheWatchEvent, CacheWatcher } from './types.js';
 
 /** What a watcher needs from its cache. */
@@ -96,7 +96,11 @@ export class CacheWatcherImpl<T> implements CacheWatcher<T>, AsyncIterator<Cache
       }
       if (this.phase === 'ended') return { value: undefined, done: true };
       if (this.phase === 'catchup' && this.catchUp !== undefined) {
-        await this.catchUp();
+        try {
+          await this.catchUp();
+        } catch (err) {
+          this.fail(unavailable(`watch catch-up failed: ${String(err)}`, err), true);
+        }
         continue;
       }
       await new Promise<void>((resolve) => this.wakers.push(resolve));

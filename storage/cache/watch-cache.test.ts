@@ -543,6 +543,36 @@ for (const name of selected) {
         expect(after.all).toEqual([]);
       });
 
+      test('a cache that cannot load answers reads with Unavailable after the timeout, and recovers nothing from a closed store', async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'watch-cache-closed-'));
+        const closed = await openMemoryStore({ dataDir: dir });
+        await closed.close();
+        const c = createWatchCache<Obj>(closed, '/x/', { decode, freshnessTimeoutMs: 200 });
+        caches.push(c);
+        const err = await expectCode(c.list({ keyPrefix: '/x/', minRevision: 0 }), 'Unavailable');
+        expect(err.message).toMatch(/not loaded/);
+        await expectCode(c.watch({ keyPrefix: '/x/', start: { kind: 'state', revision: 0 } }).started, 'Unavailable');
+        rmSync(dir, { recursive: true, force: true });
+      });
+
+      test('a selector that throws ends its own watcher only', async () => {
+        const p = prefix();
+        const c = await cache(p);
+        const bad = read(c.watch({ keyPrefix: p, start: { kind: 'from', revision: c.revision }, matches: (o) => {
+          if (o.name === 'boom') throw new Error('selector bug');
+          return true;
+        } }));
+        const good = read(c.watch({ keyPrefix: p, start: { kind: 'from', revision: c.revision } }));
+        await Promise.all([bad.watcher.started, good.watcher.started]);
+        const r1 = await put(`${p}a`);
+        const r2 = await put(`${p}boom`);
+        const r3 = await put(`${p}c`);
+        await good.untilRevision(r3);
+        await bad.finished;
+        expect(good.summary).toEqual([`ADDED a@${r1}`, `ADDED boom@${r2}`, `ADDED c@${r3}`]);
+        expect(bad.error).toMatchObject({ code: 'Unavailable' });
+      });
+
       test('the store watch failing with Lagging or a transient error is resumed without gap or repeat', async () => {
         for (const error of [() => lagging(), () => unavailable('injected')]) {
           const p = prefix();

@@ -3,6 +3,7 @@ import { futureRevision, unavailable, type StorageError } from '../errors.js';
 import { cachedObject, toEntry, type CacheEntry } from './cache-entry.js';
 import { relisted } from './cache-errors.js';
 import { CacheWatcherImpl, type WatcherHost } from './cache-watcher.js';
+import { CompactionProbe } from './compaction-probe.js';
 import { CurrentState } from './current-state.js';
 import { EventRing } from './event-ring.js';
 import { FreshnessWaiters } from './freshness.js';
@@ -64,6 +65,7 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
   private readonly watchers = new Set<CacheWatcherImpl<T>>();
   private readonly bookmarkers = new Set<CacheWatcherImpl<T>>();
   private readonly freshness: FreshnessWaiters;
+  private readonly compaction: CompactionProbe;
   private readonly feed: StoreFeed;
   private readonly resource: string;
   private readonly metrics: WatchCacheMetrics | undefined;
@@ -98,6 +100,7 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
     const s = this.settings;
     this.ring = new EventRing<T>({ minEvents: s.historyMinEvents, maxEvents: s.historyMaxEvents, windowMs: s.historyWindowMs }, 0);
     this.index = new WatcherIndex<T>(prefix);
+    this.compaction = new CompactionProbe(store);
     this.freshness = new FreshnessWaiters({
       timeoutMs: s.freshnessTimeoutMs,
       progressEveryMs: s.freshnessProgressMs,
@@ -167,6 +170,10 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
   }
 
   // ---- StartContext / WatcherHost ------------------------------------------------------------------
+
+  compactedRevision(): Promise<number> {
+    return this.compaction.compactedRevision();
+  }
 
   goLive(w: CacheWatcherImpl<T>, revision: number): void {
     if (!w.active) return;

@@ -17,6 +17,8 @@ export interface StartContext<T> {
   /** The revision the cache is complete up to. */
   readonly revision: number;
   readonly loaded: boolean;
+  /** The store's compacted revision, read after the call (coalesced across concurrent starts). */
+  compactedRevision(): Promise<number>;
   waitUntilFresh(rev: number, signal?: AbortSignal): Promise<void>;
   /** Registers `w` for live events after `revision` (everything up to it was handed over). */
   goLive(w: CacheWatcherImpl<T>, revision: number): void;
@@ -39,7 +41,7 @@ export async function startWatcher<T>(ctx: StartContext<T>, w: CacheWatcherImpl<
   try {
     const { kind, revision } = options.start;
     if (kind === 'from') {
-      const compactedRevision = await ctx.store.compactedRevision();
+      const compactedRevision = await ctx.compactedRevision();
       if (revision < compactedRevision) throw tooOldResourceVersion(revision, compactedRevision, ctx.revision);
       await ctx.waitUntilFresh(revision, options.signal);
       if (!w.active) return;

@@ -1,3 +1,4 @@
+import { unavailable } from '../errors.js';
 import { eventFor, type CacheEntry } from './cache-entry.js';
 import type { CacheWatcherImpl } from './cache-watcher.js';
 
@@ -74,7 +75,14 @@ function offerAll<T>(set: Set<CacheWatcherImpl<T>> | undefined, entry: CacheEntr
 
 function offer<T>(w: CacheWatcherImpl<T>, entry: CacheEntry<T>, batch: number): void {
   if (entry.revision <= w.minLiveRevision) return;
-  const event = eventFor(entry, w.filter);
+  let event;
+  try {
+    event = eventFor(entry, w.filter);
+  } catch (err) {
+    // A selector that throws ends its own watcher, never the dispatch to the others.
+    w.fail(unavailable(`watch filter failed on ${entry.key}: ${String(err)}`, err), true);
+    return;
+  }
   if (event !== undefined) w.pushLive(event, batch);
 }
 
