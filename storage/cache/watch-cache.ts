@@ -73,6 +73,8 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
   private readonly loadedPromise: Promise<void>;
   private settleLoaded!: { resolve(): void; reject(err: unknown): void };
   private ticker: NodeJS.Timeout | undefined;
+  /** The revision of the last event applied (or of the last list): events at or below it are repeats. */
+  private lastEventRevision = 0;
   private lastBatchAt = Date.now();
   private lastProgressAskAt = 0;
   private stopped = false;
@@ -215,6 +217,7 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
     this.state = CurrentState.fromSorted(objects);
     this.ring.reset(revision);
     this.revision = Math.max(this.revision, revision);
+    this.lastEventRevision = revision;
     this.lastBatchAt = Date.now();
     if (this.loaded) {
       // The events between the old state and this one are lost to compaction: no live watcher can go on.
@@ -232,9 +235,13 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
     this.lastBatchAt = now;
     if (batch.events.length > 0) {
       const entries: CacheEntry<T>[] = [];
+      const applied = this.lastEventRevision;
       for (const ev of batch.events) {
         const key = ev.kv.key;
-        if (ev.kv.modRevision <= this.revision) continue; // already applied (a resumed watch never repeats, but be safe)
+        // Only a repeat of an applied event is dropped. Not compared with `revision`: etcd < 3.4.25 may send
+        // a progress notification ahead of an event (etcd#15220); the store then still delivers the event.
+        if (ev.kv.modRevision <= applied) continue;
+        this.lastEventRevision = ev.kv.modRevision;
         let entry: CacheEntry<T>;
         try {
           entry = toEntry(ev, this.decode, this.state.get(key), now);
