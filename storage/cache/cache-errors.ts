@@ -12,11 +12,15 @@ export function tooOldResourceVersion(requested: number, compactedRevision: numb
   });
 }
 
-/** A live watcher the cache cannot continue after it re-listed (its store watch fell out of the window). */
-export function relisted(revision: number): StorageError {
+/**
+ * A live watcher the cache cannot continue after it re-listed: its store watch resumed from `previous` + 1
+ * and found it compacted (at `compactedRevision`), so the events after `previous` are gone. The client must
+ * re-list; the fields let the API layer word it as kube's "too old resource version".
+ */
+export function relisted(previous: number, compactedRevision: number, revision: number): StorageError {
   return new StorageError(
     'Compacted',
-    `the watch cache lost its place in the store's history and re-listed at revision ${revision}; re-list and watch again`,
-    { currentRevision: revision },
+    `too old resource version: ${previous} (${compactedRevision}); the watch cache re-listed at revision ${revision}`,
+    { requestedRevision: previous, compactedRevision, currentRevision: revision },
   );
 }

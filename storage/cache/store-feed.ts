@@ -3,8 +3,11 @@ import { isStorageError } from '../errors.js';
 
 /** Where the feed delivers what it reads. Both calls are synchronous: a batch is applied atomically. */
 export interface FeedSink {
-  /** The complete state under the prefix at `revision` (the first load, or a re-list). */
-  replace(items: readonly KeyValue[], revision: number): void;
+  /**
+   * The complete state under the prefix at `revision` (the first load, or a re-list). After a compacted
+   * watch, `compactedRevision` is the store's compacted revision the watch ran into (0 if unknown).
+   */
+  replace(items: readonly KeyValue[], revision: number, compactedRevision?: number): void;
   /** One store watch batch (events, or progress when empty). */
   apply(batch: WatchBatch): void;
   /** The revision the sink is complete up to: the watch resumes after it. */
@@ -27,6 +30,8 @@ export interface FeedOptions {
  */
 export class StoreFeed {
   private stopped = false;
+  /** Set when a compacted watch forces a re-list: the store's compacted revision it reported. */
+  private compactedAt: number | undefined;
   private abort: AbortController | undefined;
   private wakeSleep: (() => void) | undefined;
 
@@ -66,6 +71,7 @@ export class StoreFeed {
         if (isStorageError(err, 'Compacted')) {
           this.warn(`store watch from revision ${this.sink.revision + 1} is compacted; re-listing`);
           needList = true;
+          this.compactedAt = err.compactedRevision ?? 0;
           continue;
         }
         if (isStorageError(err, 'Lagging')) {
@@ -91,7 +97,8 @@ export class StoreFeed {
       for (const kv of page.items) items.push(kv);
     }
     if (this.stopped) return;
-    this.sink.replace(items, revision);
+    this.sink.replace(items, revision, this.compactedAt);
+    this.compactedAt = undefined;
   }
 
   private async follow(onBatch: () => void): Promise<void> {

@@ -591,14 +591,15 @@ for (const name of selected) {
 
       test('a compacted store watch makes the cache re-list: live watchers end with Compacted, new ones work', async () => {
         const p = prefix();
-        const flaky = failingOnce(store, p, 2, () => compacted(1, 1));
+        const flaky = failingOnce(store, p, 2, () => compacted(1, 7));
         const c = await cache(p, {}, flaky);
         const r = read(c.watch({ keyPrefix: p, start: { kind: 'from', revision: c.revision } }));
         await r.watcher.started;
         const r1 = await put(`${p}a`);
         await put(`${p}b`);
         await r.until((x) => x.done, 'the end of the watch');
-        expect(r.error).toMatchObject({ code: 'Compacted' });
+        expect(r.error).toMatchObject({ code: 'Compacted', compactedRevision: 7 });
+        expect((r.error as StorageError).requestedRevision).toBeGreaterThanOrEqual(r1);
         expect(r.summary).toEqual(expect.arrayContaining([`ADDED a@${r1}`]));
         const r3 = await put(`${p}c`);
         const l = await c.list({ keyPrefix: p, minRevision: r3 });

@@ -205,7 +205,8 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
 
   // ---- FeedSink ------------------------------------------------------------------------------------
 
-  replace(items: readonly KeyValue[], revision: number): void {
+  replace(items: readonly KeyValue[], revision: number, compactedRevision = 0): void {
+    const previous = this.revision;
     const objects: CachedObject<T>[] = [];
     for (const kv of items) {
       try {
@@ -221,7 +222,7 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
     this.lastBatchAt = Date.now();
     if (this.loaded) {
       // The events between the old state and this one are lost to compaction: no live watcher can go on.
-      const err = relisted(revision);
+      const err = relisted(previous, compactedRevision, revision);
       for (const w of this.index.all()) w.fail(err);
     }
     this.loaded = true;
