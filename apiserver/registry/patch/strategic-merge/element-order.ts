@@ -31,7 +31,7 @@ export function sliceElementType(...lists: readonly (readonly unknown[])[]): str
 export function findByKey(list: readonly unknown[], key: string, value: unknown): number {
   for (let i = 0; i < list.length; i++) {
     const v = list[i];
-    if (!isObject(v)) throw unknownError(`value for key ${i} is not a map.`);
+    if (!isObject(v)) throw unknownError(`value for key ${i} is not a map`);
     if (hasMember(v, key) && v[key] === value) return i;
   }
   return -1;

@@ -8,7 +8,8 @@
  *   `$patch: delete` removes every element with its key, one with `$patch: replace` makes the patch's
  *   other elements the whole list, `$patch: merge` is an error), primitive lists as sets; every other
  *   list is replaced by the patch's;
- * - `$deleteFromPrimitiveList/<f>` merges `f` as a deletion list; `$setElementOrder/<f>` orders `f`.
+ * - `$deleteFromPrimitiveList/<f>` removes values from the primitive list `f` (whatever its strategy);
+ *   `$setElementOrder/<f>` orders `f`.
  *
  * Both arguments are owned by the merge: it changes them in place and the result shares their parts.
  */
@@ -24,8 +25,9 @@ import {
   removeDirectives,
   SET_ELEMENT_ORDER,
 } from './directives.js';
-import { normalizeElementOrder, partitionMaps, partitionPrimitives, findByKey, sliceElementType, validatePatchWithSetOrderList } from './element-order.js';
-import { errBadArgType, errBadPatchType, errNoMergeKey, MAP_TYPE, SLICE_TYPE, unknownError } from './errors.js';
+import { normalizeElementOrder, partitionMaps, partitionPrimitives, sliceElementType, validatePatchWithSetOrderList } from './element-order.js';
+import { errBadArgType, MAP_TYPE, SLICE_TYPE } from './errors.js';
+import { mergeList } from './merge-list.js';
 import { elementSchema, lookupPatchMeta, type PatchMeta } from './patch-meta.js';
 
 type Shape = 'map' | 'list' | 'scalar';
@@ -72,76 +74,13 @@ function takeFromPatch(out: JsonObject, key: string, patchV: unknown): void {
   else delete out[key];
 }
 
-function mergeListHandler(original: unknown[], patch: unknown[], meta: PatchMeta, isDeleteList: boolean): unknown[] {
-  if (meta.strategy !== 'merge') return patch;
-  return mergeList(original, patch, elementSchema(meta.schema), meta.mergeKey, isDeleteList);
-}
-
-/** How upstream names the element kind in `cannot merge lists without merge key for type <kind>`. */
-const elementKind = (s: Schema | undefined): string =>
-  s === undefined ? 'interface' : s.properties !== undefined ? 'struct' : s.type === 'object' ? 'map' : (s.type ?? 'interface');
-
-function mergeList(original: unknown[], patch: unknown[], elemSchema: Schema | undefined, mergeKey: string, isDeleteList: boolean): unknown[] {
-  if (original.length === 0 && patch.length === 0) return original;
-  const type = sliceElementType(original, patch);
-  const isMap = type === MAP_TYPE;
-  let merged: unknown[];
-  let base = original;
-  let items = patch;
-  if (!isMap) {
-    if (isDeleteList) {
-      const drop = new Set(patch);
-      return original.filter((v) => !drop.has(v));
-    }
-    merged = [...new Set([...original, ...patch])];
-  } else {
-    if (mergeKey === '') throw unknownError(`cannot merge lists without merge key for type ${elementKind(elemSchema)}`);
-    [base, items] = applySpecialElements(original, patch, mergeKey);
-    merged = mergeByKey(base, items, mergeKey, elemSchema);
-  }
-  const [patchItems, serverOnly] = mergeKey === '' ? partitionPrimitives(merged, items) : partitionMaps(merged, items, mergeKey);
-  return normalizeElementOrder(patchItems, serverOnly, items, base, mergeKey, isMap);
-}
-
-/** Applies the `$patch` elements of a patch list; returns the new original and the patch without them. */
-function applySpecialElements(original: unknown[], patch: unknown[], mergeKey: string): [unknown[], unknown[]] {
-  let base = original;
-  const rest: unknown[] = [];
-  let replace = false;
-  for (const v of patch) {
-    const m = v as JsonObject;
-    if (!hasMember(m, DIRECTIVE_MARKER)) {
-      rest.push(v);
-      continue;
-    }
-    const directive = m[DIRECTIVE_MARKER];
-    if (directive === 'delete') {
-      if (!hasMember(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
-      const value = m[mergeKey];
-      let i: number;
-      base = [...base];
-      while ((i = findByKey(base, mergeKey, value)) >= 0) base.splice(i, 1);
-    } else if (directive === 'replace') {
-      replace = true;
-    } else if (directive === 'merge') {
-      throw unknownError('merging lists cannot yet be specified in the patch');
-    } else {
-      throw errBadPatchType(directive, m);
-    }
-  }
-  return replace ? [rest, []] : [base, rest];
-}
-
-function mergeByKey(original: unknown[], patch: unknown[], mergeKey: string, elemSchema: Schema | undefined): unknown[] {
-  const out = [...original];
-  for (const v of patch) {
-    const m = v as JsonObject;
-    if (!hasMember(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
-    const i = findByKey(out, mergeKey, m[mergeKey]);
-    if (i >= 0) out[i] = mergeMap(out[i] as JsonObject, m, elemSchema);
-    else out.push(v);
-  }
-  return out;
+/**
+ * A list field's merge: by its strategy (deletion lists whatever the strategy). `view`, when given, is the
+ * caller's copy of `original`, updated as Go's shared backing array would be (see merge-list.ts).
+ */
+function mergeListHandler(original: unknown[], patch: unknown[], meta: PatchMeta, isDeleteList: boolean, view?: unknown[]): unknown[] {
+  if (meta.strategy !== 'merge' && !isDeleteList) return patch;
+  return mergeList(original, patch, elementSchema(meta.schema), meta.mergeKey, isDeleteList, mergeMap, view);
 }
 
 /**
@@ -163,14 +102,16 @@ function mergeOrderedLists(original: JsonObject, patch: JsonObject, schema: Sche
     if (foundPatch && !Array.isArray(patchList)) throw errBadArgType(SLICE_TYPE, patchList);
     const meta = lookupPatchMeta(schema, field);
     validatePatchWithSetOrderList(foundPatch ? patchList : [], order, meta.mergeKey);
+    // Upstream orders by its original slice AFTER the merge wrote through it (shared backing array).
+    const serverOrder: unknown[] = foundOriginal ? [...(originalList as unknown[])] : [];
     let merged: unknown[];
-    if (foundOriginal && foundPatch) merged = mergeListHandler(originalList as unknown[], patchList as unknown[], meta, false);
+    if (foundOriginal && foundPatch) merged = mergeListHandler(originalList as unknown[], patchList as unknown[], meta, false, serverOrder);
     else if (foundPatch) merged = removeDirectives(patchList).value as unknown[];
     else if (foundOriginal) merged = originalList as unknown[];
     else continue;
     const [patchItems, serverOnly] = meta.mergeKey === '' ? partitionPrimitives(merged, order) : partitionMaps(merged, order, meta.mergeKey);
-    const type = sliceElementType(foundOriginal ? (originalList as unknown[]) : [], foundPatch ? (patchList as unknown[]) : []);
-    const ordered = normalizeElementOrder(patchItems, serverOnly, order, foundOriginal ? (originalList as unknown[]) : [], meta.mergeKey, type === MAP_TYPE);
+    const type = sliceElementType(serverOrder, foundPatch ? (patchList as unknown[]) : []);
+    const ordered = normalizeElementOrder(patchItems, serverOnly, order, serverOrder, meta.mergeKey, type === MAP_TYPE);
     setMember(original, field, ordered);
     delete patch[field];
   }

@@ -118,7 +118,7 @@ describe('lists merged by key', () => {
   });
 
   test('a merge list of objects without a merge key cannot merge', () => {
-    expect(failure({ noKeyList: [{ a: '1' }] }, { noKeyList: [{ a: '2' }] }).message).toBe('cannot merge lists without merge key for type struct');
+    expect(failure({ noKeyList: [{ a: '1' }] }, { noKeyList: [{ a: '2' }] }).message).toBe('cannot merge lists without merge key for struct');
   });
 
   test('element types that differ, and lists of lists, are errors (lists of lists: 422)', () => {
