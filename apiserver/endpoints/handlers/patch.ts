@@ -20,16 +20,20 @@ import type { RequestScope } from './request-scope.js';
 import { addWarnings, respond } from './respond.js';
 import { parseWriteOptions } from '../../request/query.js';
 import { fieldManagerOf } from './field-manager.js';
+import { handleApplyPatch, ifMatchOf } from './apply-patch.js';
+import { checkIfMatch } from '../../registry/generic/apply.js';
 
-const PATCH_FORMATS: readonly BodyFormat[] = ['json-patch', 'merge-patch', 'strategic-merge-patch'];
+const PATCH_FORMATS: readonly BodyFormat[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply-patch-yaml'];
 
 export async function handlePatch(scope: RequestScope): Promise<void> {
   const { info, served } = scope;
   const accepted = served.strategy.strategicMergePatch === false ? PATCH_FORMATS.filter((f) => f !== 'strategic-merge-patch') : PATCH_FORMATS;
   const format = requestContentType(scope.ctx.get('Content-Type') || undefined, accepted, scope.naming);
-  const options = parseWriteOptions(scope.query, 'PatchOptions');
+  const options = parseWriteOptions(scope.query, 'PatchOptions', format === 'apply-patch-yaml');
   const text = await readBody(scope.ctx, maxRequestBodyBytes);
   if (text.trim() === '') throw badRequest('the body of the request was empty');
+  if (format === 'apply-patch-yaml') return handleApplyPatch(scope, text, options);
+  const ifMatch = ifMatchOf(scope);
   const strategic = format === 'strategic-merge-patch';
   // Duplicate keys of a strategic patch are strict errors (upstream decodes it with UnmarshalStrict).
   const { value: patch, duplicateFields } = parseJsonStrict(text, strategic && options.fieldValidation !== 'Ignore');
@@ -39,6 +43,7 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
 
   let warnings: string[] = [];
   const apply = (current: KubeObject): KubeObject => {
+    checkIfMatch(served.registry.context, info.name, ifMatch, current);
     // the merge consumes its patch: a fresh copy on every attempt of the retry loop
     const smpPatch = strategic ? jsonClone(patch) : undefined;
     const patched =

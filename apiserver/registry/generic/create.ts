@@ -46,13 +46,16 @@ export function prepareCreate(ctx: RegistryContext, obj: KubeObject, namespace: 
   s.prepareForCreate?.(obj, sctx);
   validateForCreate(ctx, obj, sctx);
   const warnings = s.warnings?.(obj, undefined, sctx) ?? [];
-  updateManagedFields(undefined, obj, {
-    manager: opts.fieldManager ?? DEFAULT_FIELD_MANAGER,
-    apiVersion: ctx.apiVersion,
-    subresource,
-    time: now,
-    scope: ctx.hasStatus ? 'no-status' : 'all',
-  });
+  if (opts.applied !== true) {
+    updateManagedFields(undefined, obj, {
+      manager: opts.fieldManager ?? DEFAULT_FIELD_MANAGER,
+      apiVersion: ctx.apiVersion,
+      subresource,
+      time: now,
+      scope: ctx.hasStatus ? 'no-status' : 'all',
+      schema: s.schema,
+    });
+  }
   s.canonicalize?.(obj);
   return warnings;
 }

@@ -25,6 +25,8 @@ export interface WriteOptions {
   readonly dryRun?: boolean;
   /** The managedFields manager: `fieldManager`, else derived from the user agent by the handler. */
   readonly fieldManager?: string;
+  /** Internal: server-side apply already set `metadata.managedFields`, so no Update entry is tracked. */
+  readonly applied?: boolean;
 }
 
 export interface UpdateOptions extends WriteOptions {

@@ -79,13 +79,16 @@ export function prepareUpdate(ctx: RegistryContext, obj: KubeObject, old: KubeOb
   if (s.tracksGeneration === true && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
   validateForUpdate(ctx, obj, old, sctx);
   const warnings = s.warnings?.(obj, old, sctx) ?? [];
-  updateManagedFields(old, obj, {
-    manager: opts.fieldManager ?? DEFAULT_FIELD_MANAGER,
-    apiVersion: ctx.apiVersion,
-    subresource: '',
-    time: rfc3339(ctx.now()),
-    scope: ctx.hasStatus ? 'no-status' : 'all',
-  });
+  if (opts.applied !== true) {
+    updateManagedFields(old, obj, {
+      manager: opts.fieldManager ?? DEFAULT_FIELD_MANAGER,
+      apiVersion: ctx.apiVersion,
+      subresource: '',
+      time: rfc3339(ctx.now()),
+      scope: ctx.hasStatus ? 'no-status' : 'all',
+      schema: s.schema,
+    });
+  }
   s.canonicalize?.(obj);
   obj.metadata.resourceVersion = old.metadata.resourceVersion;
   if (obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).length === 0) {
@@ -111,13 +114,16 @@ export function prepareStatusUpdate(ctx: RegistryContext, input: KubeObject, old
     setOrDelete(obj.metadata as Record<string, unknown>, 'managedFields', input.metadata.managedFields);
   }
   validateForStatusUpdate(ctx, obj, old, sctx);
-  updateManagedFields(old, obj, {
-    manager: opts.fieldManager ?? DEFAULT_FIELD_MANAGER,
-    apiVersion: ctx.apiVersion,
-    subresource: 'status',
-    time: rfc3339(ctx.now()),
-    scope: 'status-only',
-  });
+  if (opts.applied !== true) {
+    updateManagedFields(old, obj, {
+      manager: opts.fieldManager ?? DEFAULT_FIELD_MANAGER,
+      apiVersion: ctx.apiVersion,
+      subresource: 'status',
+      time: rfc3339(ctx.now()),
+      scope: 'status-only',
+      schema: s.schema,
+    });
+  }
   s.canonicalize?.(obj);
   obj.metadata.resourceVersion = old.metadata.resourceVersion;
   return { type: 'write', obj, warnings: [] };

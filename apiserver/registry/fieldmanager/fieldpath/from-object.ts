@@ -51,6 +51,11 @@ export function toFieldSet(value: unknown, schema: Schema | undefined, opts: ToF
   return out;
 }
 
+/** Inserts into `out` every path below `prefix` present in `value` (not `prefix` itself). */
+export function insertPathsBelow(out: FieldSet, value: unknown, schema: Schema | undefined, prefix: readonly PE[], allowDuplicates = true): void {
+  walk(value, schema, [...prefix], out, allowDuplicates);
+}
+
 function walk(value: unknown, schema: Schema | undefined, path: PE[], out: FieldSet, allowDup: boolean): void {
   const t = nodeType(schema, value);
   if (t.kind === 'scalar') return;

@@ -1,0 +1,66 @@
+/**
+ * Server-side apply through the generic registry, on the guaranteed-update loop: the configuration is
+ * merged into the current object with the ownership rules of registry/fieldmanager (conflicts 409 unless
+ * `force`, removal of what the applier stopped applying, shared ownership), then the result runs the
+ * update pipeline — or the create pipeline when the object does not exist (`created: true`, 201; never
+ * through `/status`, which is 404 then). The merge runs again on every retry.
+ *
+ * Preconditions: a `metadata.resourceVersion` in the configuration, or `ifMatch`, must be the current one
+ * (409 with the optimistic-lock message, never retried). The merged object's name must be the URL's (400).
+ */
+import type { KubeObject } from '../../api/object.js';
+import { badRequest, conflict, notFound } from '../../errors/constructors.js';
+import { checkApplyConfig } from '../fieldmanager/apply-config.js';
+import { applyToObject, type WriteContext } from '../fieldmanager/field-manager.js';
+import { prepareCreate } from './create.js';
+import { guaranteedUpdate } from './guaranteed-update.js';
+import type { UpdateOptions, UpdateResult } from './options.js';
+import { checkResourceVersion, prepareStatusUpdate, prepareUpdate } from './prepare-update.js';
+import { requestNamespace, type RegistryContext } from './registry-context.js';
+import { rfc3339 } from './system-fields.js';
+
+export interface ApplyOptions extends UpdateOptions {
+  /** `force=true`: take the conflicting fields from their managers. */
+  readonly force?: boolean;
+  /** `If-Match`: the resourceVersion the object must have (`*`: it must exist). */
+  readonly ifMatch?: string;
+}
+
+/** 409 unless `ifMatch` names the current object. */
+export function checkIfMatch(ctx: RegistryContext, name: string, ifMatch: string | undefined, current: KubeObject | undefined): void {
+  if (ifMatch === undefined) return;
+  if (current !== undefined && (ifMatch === '*' || ifMatch === current.metadata.resourceVersion)) return;
+  throw conflict(ctx.gr, name);
+}
+
+export async function applyObject(ctx: RegistryContext, namespace: string, name: string, input: unknown, opts: ApplyOptions): Promise<UpdateResult> {
+  const ns = requestNamespace(ctx, namespace);
+  const key = ctx.keys.objectKey(ns, name);
+  const config = checkApplyConfig(input, { apiVersion: ctx.apiVersion, kind: ctx.strategy.kind, schema: ctx.strategy.schema, namespace: ns, name });
+  const status = opts.subresource === 'status';
+  const writer = (): WriteContext => ({
+    manager: opts.fieldManager ?? '',
+    apiVersion: ctx.apiVersion,
+    subresource: status ? 'status' : '',
+    time: rfc3339(ctx.now()),
+    scope: status ? 'status-only' : ctx.hasStatus ? 'no-status' : 'all',
+    schema: ctx.strategy.schema,
+  });
+  const stepOpts = { ...opts, applied: true };
+  const res = await guaranteedUpdate(ctx, key, name, opts.dryRun === true, (current) => {
+    checkIfMatch(ctx, name, opts.ifMatch, current);
+    if (current === undefined) {
+      if (status) throw notFound(ctx.gr, name);
+      const { object } = applyToObject(undefined, config, writer(), opts.force === true);
+      const have = object.metadata?.name ?? '';
+      if (have !== name) throw badRequest(`the name of the object (${have}) does not match the name on the URL (${name})`);
+      const warnings = prepareCreate(ctx, object, ns, stepOpts);
+      return { type: 'create', obj: object, warnings };
+    }
+    const { object } = applyToObject(current, config, writer(), opts.force === true);
+    if (typeof object.metadata !== 'object' || object.metadata === null) object.metadata = {};
+    checkResourceVersion(ctx, name, object, current);
+    return status ? prepareStatusUpdate(ctx, object, current, ns, name, stepOpts) : prepareUpdate(ctx, object, current, ns, name, stepOpts);
+  });
+  return { object: res.object, created: res.outcome === 'create', warnings: res.warnings };
+}
