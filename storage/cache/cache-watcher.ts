@@ -42,6 +42,7 @@ export class CacheWatcherImpl<T> implements CacheWatcher<T>, AsyncIterator<Cache
   /** While catching up from the store: produces more `initial` events or turns the watcher live. */
   private catchUp: (() => Promise<void>) | undefined;
   private onEnd: (() => void) | undefined;
+  private stepping: Promise<void> | undefined;
   private initial: CacheWatchEvent<T>[] = [];
   private initialHead = 0;
   private queue: CacheWatchEvent<T>[] = [];
@@ -96,11 +97,13 @@ export class CacheWatcherImpl<T> implements CacheWatcher<T>, AsyncIterator<Cache
       }
       if (this.phase === 'ended') return { value: undefined, done: true };
       if (this.phase === 'catchup' && this.catchUp !== undefined) {
-        try {
-          await this.catchUp();
-        } catch (err) {
-          this.fail(unavailable(`watch catch-up failed: ${String(err)}`, err), true);
-        }
+        // One step at a time even if `next()` is called again meanwhile: the store watch has one reader.
+        this.stepping ??= this.catchUp()
+          .catch((err: unknown) => this.fail(unavailable(`watch catch-up failed: ${String(err)}`, err), true))
+          .finally(() => {
+            this.stepping = undefined;
+          });
+        await this.stepping;
         continue;
       }
       await new Promise<void>((resolve) => this.wakers.push(resolve));

@@ -10,6 +10,7 @@ import { FreshnessWaiters } from './freshness.js';
 import { StoreFeed, type FeedSink } from './store-feed.js';
 import { startWatcher, type StartContext } from './watch-start.js';
 import { WatcherIndex } from './watcher-index.js';
+import { nextBookmarkTime, resolveSettings, type WatchCacheSettings } from './watch-cache-settings.js';
 import type {
   CacheListOptions,
   CacheListResult,
@@ -21,22 +22,7 @@ import type {
   WatchCacheOptions,
 } from './types.js';
 
-/** kube's defaults (see ../shared/facts/kube-apiserver-behaviour.md "Watch cache", "Defaults"). */
-export const WATCH_CACHE_DEFAULTS = {
-  freshnessTimeoutMs: 3_000,
-  historyMinEvents: 100,
-  historyMaxEvents: 102_400,
-  historyWindowMs: 75_000,
-  watcherQueueEvents: 1_000,
-  tickMs: 1_000,
-  bookmarkIntervalMs: 60_000,
-  idleProgressMs: 5_000,
-  freshnessProgressMs: 100,
-  listPageSize: 10_000,
-} as const;
-
-/** A bookmark is sent this long before a watcher's deadline. */
-const PRE_DEADLINE_BOOKMARK_MS = 2_000;
+export { WATCH_CACHE_DEFAULTS } from './watch-cache-settings.js';
 
 /**
  * Creates the watch cache of the keys under `prefix` (ending in "/") and starts loading it: see `types.ts`
@@ -69,7 +55,7 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
   private readonly feed: StoreFeed;
   private readonly resource: string;
   private readonly metrics: WatchCacheMetrics | undefined;
-  private readonly settings: Required<Omit<WatchCacheOptions<T>, 'decode' | 'resource' | 'metrics' | 'logger'>>;
+  private readonly settings: WatchCacheSettings;
   private readonly loadedPromise: Promise<void>;
   private settleLoaded!: { resolve(): void; reject(err: unknown): void };
   private ticker: NodeJS.Timeout | undefined;
@@ -87,18 +73,7 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
     this.decode = options.decode;
     this.resource = options.resource ?? prefix;
     this.metrics = options.metrics;
-    this.settings = {
-      freshnessTimeoutMs: options.freshnessTimeoutMs ?? WATCH_CACHE_DEFAULTS.freshnessTimeoutMs,
-      historyMinEvents: options.historyMinEvents ?? WATCH_CACHE_DEFAULTS.historyMinEvents,
-      historyMaxEvents: Math.max(1, options.historyMaxEvents ?? WATCH_CACHE_DEFAULTS.historyMaxEvents),
-      historyWindowMs: options.historyWindowMs ?? WATCH_CACHE_DEFAULTS.historyWindowMs,
-      watcherQueueEvents: Math.max(1, options.watcherQueueEvents ?? WATCH_CACHE_DEFAULTS.watcherQueueEvents),
-      tickMs: options.tickMs ?? WATCH_CACHE_DEFAULTS.tickMs,
-      bookmarkIntervalMs: options.bookmarkIntervalMs ?? WATCH_CACHE_DEFAULTS.bookmarkIntervalMs,
-      idleProgressMs: options.idleProgressMs ?? WATCH_CACHE_DEFAULTS.idleProgressMs,
-      freshnessProgressMs: options.freshnessProgressMs ?? WATCH_CACHE_DEFAULTS.freshnessProgressMs,
-      listPageSize: options.listPageSize ?? WATCH_CACHE_DEFAULTS.listPageSize,
-    };
+    this.settings = resolveSettings(options);
     const s = this.settings;
     this.ring = new EventRing<T>({ minEvents: s.historyMinEvents, maxEvents: s.historyMaxEvents, windowMs: s.historyWindowMs }, 0);
     this.index = new WatcherIndex<T>(prefix);
@@ -295,11 +270,4 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
       this.askProgress().catch(() => undefined);
     }
   }
-}
-
-/** kube's cacheWatcher.nextBookmarkTime: every `interval`, and ~2 s before the deadline; none after it. */
-function nextBookmarkTime(now: number, interval: number, deadline: number | undefined): number {
-  let at = now + interval;
-  if (deadline !== undefined) at = Math.min(at, deadline - PRE_DEADLINE_BOOKMARK_MS);
-  return at < now ? Infinity : at;
 }
