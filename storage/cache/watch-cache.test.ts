@@ -382,6 +382,8 @@ for (const name of selected) {
     describe('filters', () => {
       test('selector transitions: stops matching is DELETED with the new state, starts matching is ADDED', async () => {
         const p = prefix();
+        const r0 = await put(`${p}0red`, 'red');
+        await put(`${p}0blue`, 'blue');
         const c = await cache(p);
         const r = read(c.watch({ keyPrefix: p, start: { kind: 'state', revision: 0 }, matches: (o) => o.color === 'red' }));
         await r.watcher.started;
@@ -394,8 +396,8 @@ for (const name of selected) {
         const re = (await store.delete(`${p}a`)).revision;
         const rz = await put(`${p}z`, 'red');
         await r.untilRevision(rz);
-        expect(r.summary).toEqual([`ADDED a@${ra}`, `DELETED a@${rb}`, `ADDED a@${rc}`, `MODIFIED a@${rd}`, `DELETED a@${re}`, `ADDED z@${rz}`]);
-        const gone = r.all[1]!;
+        expect(r.summary).toEqual([`ADDED 0red@${r0}`, `ADDED a@${ra}`, `DELETED a@${rb}`, `ADDED a@${rc}`, `MODIFIED a@${rd}`, `DELETED a@${re}`, `ADDED z@${rz}`]);
+        const gone = r.all[2]!;
         expect(gone.type === 'DELETED' && gone.object.object.color).toBe('blue');
       });
 
@@ -512,6 +514,20 @@ for (const name of selected) {
         expect(await it.next()).toEqual({ value: undefined, done: true });
         expect(added).toEqual(['things', 'things']);
         expect(removed).toEqual(['things']);
+      });
+
+      test('a watcher over its queue limit for longer than its time budget is ended, below twice the limit too', async () => {
+        const p = prefix();
+        let terminated!: () => void;
+        const ended = new Promise<void>((resolve) => (terminated = resolve));
+        const c = await cache(p, { watcherQueueEvents: 10, metrics: { ...noMetrics(), slowWatcherTerminated: () => terminated() } });
+        const slow = c.watch({ keyPrefix: p, start: { kind: 'from', revision: c.revision } });
+        await slow.started;
+        const startedAt = Date.now();
+        for (let i = 0; i < 15; i++) await put(`${p}k${i}`);
+        await ended;
+        expect(Date.now() - startedAt).toBeGreaterThanOrEqual(90); // the budget (100 ms), not the hard cap
+        await expectCode(slow[Symbol.asyncIterator]().next(), 'Lagging');
       });
 
       test('one transaction larger than the queue limit does not end a watcher that keeps up', async () => {
