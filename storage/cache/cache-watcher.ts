@@ -32,7 +32,7 @@ type Phase = 'starting' | 'catchup' | 'live' | 'ended';
  * its queue is freed. Other watchers and the writer never notice.
  */
 export class CacheWatcherImpl<T> implements CacheWatcher<T>, AsyncIterator<CacheWatchEvent<T>> {
-  phase: Phase = 'starting';
+  private phase: Phase = 'starting';
   /** Live events at or below this revision were already delivered (from the ring or the store): skip them. */
   minLiveRevision = 0;
   /** Epoch ms of the next periodic bookmark (Infinity: none). */
