@@ -458,6 +458,47 @@ for (const name of selected) {
       });
     });
 
+    describe('quiet resources and replicas', () => {
+      test('a quiet prefix keeps advancing through idle progress, so a watch resumes from its last bookmark after compaction', async () => {
+        const p = prefix();
+        const c = await cache(p, { tickMs: 20, idleProgressMs: 100, bookmarkIntervalMs: 50 });
+        const r = read(c.watch({ keyPrefix: p, start: { kind: 'state', revision: 0 }, bookmarks: true }));
+        await r.watcher.started;
+        const other = prefix();
+        for (let i = 0; i < 3; i++) await put(`${other}k${i}`);
+        const current = await store.currentRevision();
+        await r.until((x) => x.all.some((e) => e.type === 'BOOKMARK' && e.revision >= current), `a bookmark at ${current}`);
+        const resumeAt = r.all.filter((e) => e.type === 'BOOKMARK').at(-1)!.revision;
+        await store.compact(current);
+        const resumed = read(c.watch({ keyPrefix: p, start: { kind: 'from', revision: resumeAt } }));
+        await resumed.watcher.started;
+        const rz = await put(`${p}z`);
+        await resumed.untilRevision(rz);
+        expect(resumed.summary).toEqual([`ADDED z@${rz}`]);
+      });
+
+      test('two replicas: a write is visible to a consistent read on the other at once; list at R on one, watch from R on the other', async () => {
+        const second = name === 'etcd' ? await openEtcdStore({ endpoints: backend.cluster!.endpoints }) : store;
+        try {
+          const p = prefix();
+          const a = await cache(p);
+          const b = await cache(p, {}, second);
+          const r1 = await put(`${p}a`);
+          const onB = await b.list({ keyPrefix: p, minRevision: await second.currentRevision() });
+          expect(onB.items.map((o) => `${o.object.name}@${o.revision}`)).toEqual([`a@${r1}`]);
+
+          const listed = await a.list({ keyPrefix: p, minRevision: await store.currentRevision() });
+          const writes = Promise.all([put(`${p}b`), put(`${p}c`), put(`${p}d`)]);
+          const w = read(b.watch({ keyPrefix: p, start: { kind: 'from', revision: listed.revision } }));
+          const revs = (await writes).sort((x, y) => x - y);
+          await w.untilRevision(revs[2]!);
+          expect(w.all.filter((e) => e.type !== 'BOOKMARK').map((e) => e.revision)).toEqual(revs);
+        } finally {
+          if (second !== store) await second.close();
+        }
+      });
+    });
+
     describe('fan-out and slow watchers', () => {
       test('hundreds of watchers get the same CachedObject instance per event; lists hand out the same instances; one decode per event', async () => {
         const p = prefix();
