@@ -125,6 +125,65 @@ for (const domain of ['platform.io', 'k8s.io'] as const) {
       expect((await template()).template.spec.containers.map((c) => [c.name, c.image])).toEqual([['app', 'nginx:1.27']]);
     });
 
+    it('apply of every built-in kind: created, unchanged when re-applied, configured when changed; a volume switching source keeps only the new one', async () => {
+      const manifest = (v: { mode: string; taint: string; source: string; cpu: string }): string => `apiVersion: v1
+kind: ConfigMap
+metadata: {name: all-config, namespace: apply}
+data: {mode: ${v.mode}}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: all-secret, namespace: apply}
+type: Opaque
+data: {password: ${Buffer.from(v.mode).toString('base64')}}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: all-sa, namespace: apply}
+imagePullSecrets: [{name: regcred}]
+secrets: [{name: s1}]
+---
+apiVersion: v1
+kind: Node
+metadata: {name: all-node-${domain.replace('.', '-')}}
+spec:
+  podCIDR: 10.244.1.0/24
+  podCIDRs: [10.244.1.0/24]
+  taints: [{key: dedicated, value: ${v.taint}, effect: NoSchedule}]
+---
+apiVersion: v1
+kind: PodTemplate
+metadata: {name: all-pt, namespace: apply}
+template:
+  spec:
+    volumes: [{name: data, ${v.source}}]
+    containers:
+    - name: c
+      image: nginx:1.27
+      volumeMounts: [{name: data, mountPath: /data}]
+      resources: {limits: {cpu: "${v.cpu}"}}
+`;
+      const node = `node/all-node-${domain.replace('.', '-')}`;
+      const first = server.file('all1.yaml', manifest({ mode: 'a', taint: 'gpu', source: 'emptyDir: {}', cpu: '500m' }));
+      expect(ok(await kubectl('apply', '-f', first))).toBe(
+        `configmap/all-config created\nsecret/all-secret created\nserviceaccount/all-sa created\n${node} created\npodtemplate/all-pt created\n`,
+      );
+      expect(ok(await kubectl('apply', '-f', first))).toBe(
+        `configmap/all-config unchanged\nsecret/all-secret unchanged\nserviceaccount/all-sa unchanged\n${node} unchanged\npodtemplate/all-pt unchanged\n`,
+      );
+      const second = server.file('all2.yaml', manifest({ mode: 'b', taint: 'cpu', source: 'configMap: {name: all-config}', cpu: '1' }));
+      expect(ok(await kubectl('apply', '-f', second))).toBe(
+        `configmap/all-config configured\nsecret/all-secret configured\nserviceaccount/all-sa unchanged\n${node} configured\npodtemplate/all-pt configured\n`,
+      );
+      const pt = JSON.parse(ok(await kubectl('get', 'podtemplate', 'all-pt', '-n', 'apply', '-o', 'json')));
+      expect(pt.template.spec.volumes).toEqual([{ name: 'data', configMap: { name: 'all-config', defaultMode: 420 } }]);
+      expect(pt.template.spec.containers[0].resources).toEqual({ limits: { cpu: '1' } });
+      const taints = JSON.parse(ok(await kubectl('get', node, '-o', 'jsonpath={.spec.taints}')));
+      expect(taints).toEqual([{ key: 'dedicated', value: 'cpu', effect: 'NoSchedule' }]);
+      const none = await kubectl('diff', '-f', second);
+      expect(none.status).toBe(0);
+    });
+
     it('apply of a ConfigMap drops a key removed from the file and keeps one added by someone else', async () => {
       const cm = (data: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: apply\ndata:\n${data}`;
       expect(ok(await kubectl('apply', '-f', server.file('cm1.yaml', cm('  a: "1"\n  b: "2"\n'))))).toBe('configmap/settings created\n');
