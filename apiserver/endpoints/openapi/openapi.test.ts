@@ -235,6 +235,19 @@ describe('openapiEndpoints over HTTP', () => {
     expect((await app.get('/openapi/v3/apis/apps/v1', { 'If-None-Match': hashed.headers.get('etag')! })).status).toBe(304);
   });
 
+  it("lists strategic merge patch on PATCH from each kind's strategy (default yes; custom resources say no)", async () => {
+    const other = await startTestApp(openapiEndpoints({ naming: platform, kinds: [secretKind, { ...deploymentKind, strategicMergePatch: false }] }));
+    try {
+      const consumes = async (a: TestApp, gv: string, path: string): Promise<string[]> =>
+        Object.keys((await body(await a.get(`/openapi/v3/${gv}`))).paths[path].patch.requestBody.content);
+      expect(await consumes(other, 'api/v1', '/api/v1/namespaces/{namespace}/secrets/{name}')).toContain('application/strategic-merge-patch+json');
+      expect(await consumes(other, 'apis/apps/v1', '/apis/apps/v1/namespaces/{namespace}/deployments/{name}')).not.toContain('application/strategic-merge-patch+json');
+      expect(await consumes(app, 'apis/apps/v1', '/apis/apps/v1/namespaces/{namespace}/deployments/{name}')).toContain('application/strategic-merge-patch+json');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('answers 404 for an unknown group version and 406 for protobuf only', async () => {
     expect((await app.get('/openapi/v3/apis/nope/v1')).status).toBe(404);
     expect((await app.get('/openapi/v3/apis/certificates.platform.io/v1beta1')).status).toBe(404);
