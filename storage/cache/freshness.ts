@@ -7,7 +7,7 @@ export interface FreshnessOptions {
   readonly progressEveryMs: number;
   /** Asks the store for a progress batch (best effort; errors are ignored). */
   readonly requestProgress: () => Promise<void>;
-  /** Reports a finished wait. */
+  /** Reports a finished wait (zero for a read at a revision > 0 that was fresh at once). */
   readonly observe?: (seconds: number, outcome: 'fresh' | 'timeout') => void;
 }
 
@@ -46,7 +46,11 @@ export class FreshnessWaiters {
     timeoutError: (rev: number) => StorageError,
     signal?: AbortSignal,
   ): Promise<void> {
-    if (isFresh(revision)) return Promise.resolve();
+    if (isFresh(revision)) {
+      // Reads that found the cache fresh count too (as zero waits), or the histogram only shows the slow ones.
+      if (revision > 0) this.options.observe?.(0, 'fresh');
+      return Promise.resolve();
+    }
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
       const cleanup = (): void => {

@@ -162,7 +162,10 @@ export interface WatchCacheMetrics {
   slowWatcherTerminated(resource: string): void;
   /** The number of objects in the cache, after every change. */
   cacheSize(resource: string, objects: number): void;
-  /** A read or watch waited `seconds` for the cache to reach a revision (`fresh`) or gave up (`timeout`). */
+  /**
+   * A read or watch at a revision > 0 waited `seconds` for the cache to reach it (`fresh`; 0 when it already
+   * had) or gave up (`timeout`).
+   */
   freshnessWait(resource: string, seconds: number, outcome: 'fresh' | 'timeout'): void;
 }
 
