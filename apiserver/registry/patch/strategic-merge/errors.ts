@@ -27,7 +27,6 @@ export class StrategicMergeError extends Error {
 }
 
 const bad = (m: string) => (): StrategicMergeError => new StrategicMergeError('bad-request', m);
-export const errBadJsonDoc = bad('invalid JSON document');
 export const errBadPatchFormatForPrimitiveList = bad('invalid patch format of primitive list');
 export const errBadPatchFormatForRetainKeys = bad('invalid patch format of retainKeys');
 export const errBadPatchFormatForSetElementOrderList = bad('invalid patch format of setElementOrder list');
