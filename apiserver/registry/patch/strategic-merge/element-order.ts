@@ -52,23 +52,51 @@ export function partitionPrimitives(list: readonly unknown[], by: readonly unkno
   return [present, others];
 }
 
+/**
+ * `findByKey` over a list that does not change, in O(1) per lookup after one pass: the same answers and
+ * the same error (a lookup that would have scanned past a non-map element throws it).
+ */
+export function keyIndex(list: readonly unknown[], key: string): (value: unknown) => number {
+  const first = new Map<unknown, number>();
+  let bad = -1;
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    if (!isObject(v)) {
+      bad = i;
+      break;
+    }
+    if (hasMember(v, key) && !first.has(v[key])) first.set(v[key], i);
+  }
+  return (value) => {
+    const i = first.get(value);
+    if (i !== undefined) return i;
+    if (bad >= 0) throw unknownError(`value for key ${bad} is not a map`);
+    return -1;
+  };
+}
+
 /** Splits maps into those whose merge key `by` holds and the others, keeping their order. */
 export function partitionMaps(list: readonly unknown[], by: readonly unknown[], mergeKey: string): [unknown[], unknown[]] {
   const present: unknown[] = [];
   const others: unknown[] = [];
+  const indexInBy = keyIndex(by, mergeKey);
   for (const v of list) {
     const m = asMapWithKey(v, mergeKey);
-    (findByKey(by, mergeKey, m[mergeKey]) >= 0 ? present : others).push(v);
+    (indexInBy(m[mergeKey]) >= 0 ? present : others).push(v);
   }
   return [present, others];
 }
 
 const keyOf = (item: unknown, mergeKey: string, isMap: boolean): unknown => (isMap ? (isObject(item) ? item[mergeKey] : undefined) : item);
 
-function indexIn(list: readonly unknown[], item: unknown, mergeKey: string, isMap: boolean): number {
-  const want = keyOf(item, mergeKey, isMap);
-  for (let i = 0; i < list.length; i++) if (keyOf(list[i], mergeKey, isMap) === want) return i;
-  return -1;
+/** Position lookups in a list (the first element with an item's key), in O(1) after one pass. */
+function positions(list: readonly unknown[], mergeKey: string, isMap: boolean): (item: unknown) => number {
+  const first = new Map<unknown, number>();
+  list.forEach((v, i) => {
+    const k = keyOf(v, mergeKey, isMap);
+    if (!first.has(k)) first.set(k, i);
+  });
+  return (item) => first.get(keyOf(item, mergeKey, isMap)) ?? -1;
 }
 
 const isDeleteItem = (v: unknown): boolean => isObject(v) && v[DIRECTIVE_MARKER] === 'delete';
@@ -82,10 +110,19 @@ function normalizeSliceOrder(toSort: readonly unknown[], order: readonly unknown
     toDelete = items.filter(isDeleteItem);
     items = items.filter((v) => !isDeleteItem(v));
   }
+  const indexOf = positions(order, mergeKey, isMap);
+  const at = items.map(indexOf);
+  if (at.every((i) => i >= 0)) {
+    // Every item has a position: any stable sort gives what upstream's sort.SliceStable gives.
+    const sorted = items.map((item, k) => ({ item, i: at[k]! })).sort((a, b) => a.i - b.i);
+    return [...sorted.map((e) => e.item), ...toDelete];
+  }
+  // Upstream's comparator calls an item without a position "less" than anything: replay its insertion
+  // sort (what sort.SliceStable runs on up to 20 elements) so such ties fall the same way.
   const less = (a: unknown, b: unknown): boolean => {
-    const ia = indexIn(order, a, mergeKey, isMap);
+    const ia = indexOf(a);
     if (ia >= 0) {
-      const ib = indexIn(order, b, mergeKey, isMap);
+      const ib = indexOf(b);
       if (ib >= 0) return ia < ib;
     }
     return true;
@@ -110,6 +147,7 @@ export function normalizeElementOrder(
 ): unknown[] {
   const right = normalizeSliceOrder(patchItems, patchOrder, mergeKey, isMap);
   const left = normalizeSliceOrder(serverOnly, serverOrder, mergeKey, isMap);
+  const serverIndex = positions(serverOrder, mergeKey, isMap);
   const out: unknown[] = [];
   let i = 0;
   let j = 0;
@@ -117,8 +155,8 @@ export function normalizeElementOrder(
     if (i >= left.length) out.push(right[j++]);
     else if (j >= right.length) out.push(left[i++]);
     else {
-      const li = indexIn(serverOrder, left[i], mergeKey, isMap);
-      const ri = indexIn(serverOrder, right[j], mergeKey, isMap);
+      const li = serverIndex(left[i]);
+      const ri = serverIndex(right[j]);
       if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
       else out.push(right[j++]);
     }

@@ -106,16 +106,30 @@ function applySpecialElements(original: unknown[], patch: unknown[], mergeKey: s
 
 function mergeByKey(original: unknown[], patch: unknown[], mergeKey: string, elemSchema: Schema | undefined, mergeElement: MergeElement, backing: BackingArray): unknown[] {
   const out = [...original];
+  // Every element is a map (sliceElementType). First index of each key; rebuilt in the rare case a merge
+  // changes an element's key (`$patch: delete` inside an element empties it).
+  const index = new Map<unknown, number>();
+  const reindex = (): void => {
+    index.clear();
+    out.forEach((e, i) => {
+      const o = e as JsonObject;
+      if (hasMember(o, mergeKey) && !index.has(o[mergeKey])) index.set(o[mergeKey], i);
+    });
+  };
+  reindex();
   for (const v of patch) {
     const m = v as JsonObject;
     if (!hasMember(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
-    const i = findByKey(out, mergeKey, m[mergeKey]);
+    const i = index.get(m[mergeKey]) ?? -1;
     if (i >= 0) {
       out[i] = mergeElement(out[i] as JsonObject, m, elemSchema);
       backing.set(i, out[i]);
+      const merged = out[i] as JsonObject;
+      if (!hasMember(merged, mergeKey) || merged[mergeKey] !== m[mergeKey]) reindex();
     } else {
       backing.append(out.length, v);
       out.push(v);
+      if (!index.has(m[mergeKey])) index.set(m[mergeKey], out.length - 1);
     }
   }
   return out;
