@@ -1,8 +1,8 @@
 /**
  * End to end: `kubectl apply --server-side` with the stock kubectl on PATH against the BUILT server, on the
  * embedded store and on a real etcd: create on apply, a second field manager conflicting with the first,
- * `--force-conflicts` taking the field, re-applying without a field removing it, and the managedFields
- * kubectl shows with `--show-managed-fields`.
+ * `--force-conflicts` taking the field, re-applying without a field removing it, the managedFields kubectl
+ * shows with `--show-managed-fields`, and the take-over of an object made by client-side `kubectl apply`.
  */
 import { startEtcd, type EtcdCluster } from '../harness/etcd.js';
 import { describeEtcd } from '../harness/describe-etcd.js';
@@ -92,6 +92,22 @@ for (const backend of ['memory', 'etcd'] as const) {
     it('re-applying without a field removes it; a field another manager took stays', async () => {
       expectOk(await server.kubectl(['apply', '--server-side', '-f', server.file('m2.yaml', manifest({ shape: 'round' }))]));
       expect(await data()).toEqual({ color: 'red', shape: 'round' });
+    });
+
+    it('kubectl apply --server-side takes over an object made by client-side kubectl apply, without conflicts', async () => {
+      const file = (color: string): string => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: legacy
+  namespace: ssa
+data:
+  color: "${color}"
+`;
+      expectOk(await server.kubectl(['apply', '-f', server.file('l1.yaml', file('blue'))]));
+      expectOk(await server.kubectl(['apply', '--server-side', '-f', server.file('l2.yaml', file('green'))]));
+      const obj = JSON.parse(expectOk(await server.kubectl(['get', 'configmap', 'legacy', '-n', 'ssa', '-o', 'json'])));
+      expect(obj.data).toEqual({ color: 'green' });
+      expect(JSON.parse(obj.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).data).toEqual({ color: 'green' });
     });
 
     it('re-applying the same manifest is a no-op (the resourceVersion stays)', async () => {

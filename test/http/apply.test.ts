@@ -814,4 +814,41 @@ describeBackends(all, (b) => {
       expect((await api.request('GET', cmPath(name))).status).toBe(404);
     });
   });
+
+  describe('from client-side apply to server-side apply (manager kubectl)', () => {
+    const LAST = 'kubectl.kubernetes.io/last-applied-configuration';
+    /** What `kubectl apply` (client-side) creates: the object with its configuration in the annotation. */
+    const clientSideApply = async (name: string, data: Record<string, string>): Promise<void> => {
+      const config = cm(name, data);
+      const body = { ...config, metadata: { ...config.metadata, annotations: { [LAST]: `${JSON.stringify({ ...config, metadata: { ...config.metadata, namespace: ns } })}\n` } } };
+      const res = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body, query: { fieldManager: 'kubectl-client-side-apply' } });
+      expect(res.status).toBe(201);
+    };
+
+    it('kubectl takes over fields its last client-side apply still holds, without a conflict', async () => {
+      const name = uniqueName('cm');
+      await clientSideApply(name, { k: 'a', j: 'b' });
+      const res = await apply(cmPath(name), cm(name, { k: 'changed', j: 'b' }), 'kubectl');
+      expect(res.status).toBe(200);
+      const o = res.json();
+      expect(o.data).toEqual({ k: 'changed', j: 'b' });
+      expect(fieldsOf(o, 'kubectl')).toEqual({ 'f:data': { '.': {}, 'f:j': {}, 'f:k': {} } });
+      expect(JSON.parse(o.metadata.annotations[LAST])).toEqual(cm(name, { k: 'changed', j: 'b' }));
+    });
+
+    it('another manager name still conflicts', async () => {
+      const name = uniqueName('cm');
+      await clientSideApply(name, { k: 'a' });
+      const res = await apply(cmPath(name), cm(name, { k: 'changed' }), 'other');
+      expect(res.json().message).toBe('Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.k');
+    });
+
+    it('a field changed since the client-side apply still conflicts', async () => {
+      const name = uniqueName('cm');
+      await clientSideApply(name, { k: 'a' });
+      expect((await merge(cmPath(name), { data: { k: 'edited' } }, 'kubectl-edit')).status).toBe(200);
+      const res = await apply(cmPath(name), cm(name, { k: 'mine' }), 'kubectl');
+      expect(res.json().message).toBe('Apply failed with 1 conflict: conflict with "kubectl-edit" using v1: .data.k');
+    });
+  });
 });

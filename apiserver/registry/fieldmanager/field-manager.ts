@@ -16,7 +16,9 @@ import { capUpdateManagers } from './cap-managers.js';
 import { FieldPathError } from './fieldpath/from-object.js';
 import { decodeManagedFields, encodeManagedFields, isResetRequest, ManagedFieldsError, type Managers } from './managers.js';
 import { keepInScope, stripServerFields, type FieldScope } from './scope.js';
-import { trackApply, trackUpdate, type TrackContext, type Writer } from './updater.js';
+import { conflictError } from './conflicts.js';
+import { conflictsAllowedByLastApplied, syncLastApplied } from './last-applied.js';
+import { ApplyConflicts, trackApply, trackUpdate, type TrackContext, type Writer } from './updater.js';
 
 export interface WriteContext extends Writer {
   readonly scope: FieldScope;
@@ -78,13 +80,22 @@ export interface ApplyOutcome {
 
 /**
  * Applies `config` (validated: no managedFields, walkable, see apply-config.ts) to `live` (undefined:
- * create). Throws the 409 conflict StatusError unless `force`.
+ * create). Throws the 409 conflict StatusError unless `force` (or, for `kubectl`, unless every conflict
+ * is a field its last client-side apply still holds: see last-applied.ts).
  */
 export function applyToObject(live: KubeObject | undefined, config: KubeObject, w: WriteContext, force: boolean): ApplyOutcome {
   const managers = liveManagers(live);
   const base = live === undefined ? {} : withoutManagedFields(live);
-  const res = trackApply(managers, base, config, w, force, context(w));
+  let res;
+  try {
+    res = trackApply(managers, base, config, w, force, context(w));
+  } catch (err) {
+    if (!(err instanceof ApplyConflicts)) throw err;
+    if (!conflictsAllowedByLastApplied(w.manager, live, err.conflicts, w.schema)) throw conflictError(err.conflicts);
+    res = trackApply(managers, base, config, w, true, context(w));
+  }
   const object = res.object as KubeObject;
+  syncLastApplied(w.manager, live, config, object);
   const out = encodeManagedFields(managers);
   if (out !== undefined) object.metadata.managedFields = out;
   return { object, changed: res.changed };

@@ -1,9 +1,8 @@
-import { StatusError } from '../../errors/status-error.js';
 import { encodeFieldsV1 } from './fieldpath/fields-v1.js';
 import type { Managers } from './managers.js';
 import { keepInScope, stripServerFields } from './scope.js';
 import { testSchema } from './testing/test-schema.js';
-import { trackApply, trackUpdate, type Writer } from './updater.js';
+import { ApplyConflicts, trackApply, trackUpdate, type Writer } from './updater.js';
 
 const t = { schema: testSchema, keep: keepInScope('no-status'), strip: stripServerFields };
 const w = (manager: string, time = '2024-01-01T00:00:00Z'): Writer => ({ manager, apiVersion: 'v1', subresource: '', time });
@@ -38,7 +37,7 @@ describe('trackApply', () => {
     const m: Managers = new Map();
     trackApply(m, {}, obj({ k: 'a' }), w('alice'), false, t);
     const before = owned(m);
-    expect(() => trackApply(m, obj({ k: 'a' }), obj({ k: 'b' }), w('bob'), false, t)).toThrow(StatusError);
+    expect(() => trackApply(m, obj({ k: 'a' }), obj({ k: 'b' }), w('bob'), false, t)).toThrow(ApplyConflicts);
     expect(owned(m)).toEqual(before);
     const r = trackApply(m, obj({ k: 'a' }), obj({ k: 'b' }), w('bob'), true, t);
     expect((r.object as { data: unknown }).data).toEqual({ k: 'b' });

@@ -23,6 +23,14 @@ import { managerId, type ManagerEntry, type Managers } from './managers.js';
 import { mergeObjects } from './merge.js';
 import { pruneUnapplied } from './prune.js';
 
+/** The conflicts of an apply without force (turned into the 409 by the caller, see conflicts.ts). */
+export class ApplyConflicts extends Error {
+  override readonly name = 'ApplyConflicts';
+  constructor(readonly conflicts: readonly Conflict[]) {
+    super(conflictError(conflicts).message);
+  }
+}
+
 export interface Writer {
   readonly manager: string;
   readonly apiVersion: string;
@@ -88,8 +96,8 @@ export interface ApplyResult {
 }
 
 /**
- * Applies `config` over `live` (an empty object for a create). Changes `managers`; throws the 409 conflict
- * StatusError unless `force`. `config` must have passed `toFieldSet` validation (FieldPathError otherwise).
+ * Applies `config` over `live` (an empty object for a create). Changes `managers`; throws ApplyConflicts
+ * (managers unchanged) unless `force`. `config` must have passed `toFieldSet` validation (FieldPathError otherwise).
  */
 export function trackApply(managers: Managers, live: unknown, config: unknown, w: Writer, force: boolean, t: TrackContext): ApplyResult {
   const configSet = t.keep(toFieldSet(config, t.schema));
@@ -116,7 +124,7 @@ export function trackApply(managers: Managers, live: unknown, config: unknown, w
   if (!force && conflicts.length > 0) {
     if (previous === undefined) managers.delete(id);
     else managers.set(id, previous);
-    throw conflictError(conflicts);
+    throw new ApplyConflicts(conflicts);
   }
   // Nulls decode as absent (Go's zero values): the result drops them, and so does "changed".
   const result = jsonClone(object);
