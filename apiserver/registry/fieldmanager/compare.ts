@@ -60,8 +60,8 @@ function visit(lhs: unknown, rhs: unknown, schema: Schema | undefined, path: PE[
   if (tr.kind === 'object') {
     const l = lhs as Record<string, unknown>;
     const r = rhs as Record<string, unknown>;
-    const keys = new Set([...Object.keys(l), ...Object.keys(r)]);
-    for (const k of keys) visit(l[k], r[k], fieldSchema(tr.schema, k), [...path, fieldPE(k)], c);
+    for (const k of Object.keys(l)) visit(l[k], r[k], fieldSchema(tr.schema, k), [...path, fieldPE(k)], c);
+    for (const k of Object.keys(r)) if (!Object.prototype.hasOwnProperty.call(l, k)) visit(undefined, r[k], fieldSchema(tr.schema, k), [...path, fieldPE(k)], c);
     return;
   }
   if (tr.kind !== 'list') return;

@@ -4,7 +4,7 @@
  * path. Also the path element naming an element of a `map` or `set` list, and `ensureNamedFieldsAreMembers`.
  */
 import type { Schema } from '../../../schema/schema.js';
-import { fieldPE, keyPE, pathString, valuePE, type PE } from './path-element.js';
+import { canonicalJson, fieldPE, pathString, valuePE, type PE } from './path-element.js';
 import { fieldSchema, isNamedField, childSchema, nodeType } from './schema-types.js';
 import { FieldSet } from './set.js';
 
@@ -14,6 +14,17 @@ export class FieldPathError extends Error {
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const sortedKeyLists = new WeakMap<readonly string[], readonly string[]>();
+/** The key fields in canonical (sorted) order, computed once per schema. */
+function sortedKeys(keys: readonly string[]): readonly string[] {
+  let s = sortedKeyLists.get(keys);
+  if (s === undefined) {
+    s = [...keys].sort();
+    sortedKeyLists.set(keys, s);
+  }
+  return s;
+}
 
 /**
  * The element naming `item` in a list of type `map` (`k:{...}`, missing keys taken from the key field's
@@ -29,14 +40,14 @@ export function listItemPE(item: unknown, listType: 'set' | 'map', keys: readonl
     return valuePE(item);
   }
   if (!isPlainObject(item)) throw new FieldPathError('associative list with keys has an element that is not a map type');
-  const fields: Record<string, unknown> = {};
-  for (const k of keys) {
+  const parts: string[] = [];
+  for (const k of sortedKeys(keys)) {
     let v = item[k];
     if (v === undefined || v === null) v = fieldSchema(itemSchema, k)?.default;
     if (v === undefined || v === null) throw new FieldPathError(`associative list with keys has an element that omits key field ${JSON.stringify(k)} (and doesn't have default value)`);
-    fields[k] = v;
+    parts.push(`${JSON.stringify(k)}:${canonicalJson(v)}`);
   }
-  return keyPE(fields);
+  return `k:{${parts.join(',')}}`;
 }
 
 export interface ToFieldSetOptions {

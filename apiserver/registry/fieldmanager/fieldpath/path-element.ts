@@ -42,8 +42,25 @@ export function keyPE(fields: Readonly<Record<string, unknown>>): PE {
   return `k:${canonicalJson(fields)}`;
 }
 
+/**
+ * Parsed elements by their serialized form. The same few elements (field names, list keys) recur in every
+ * request, and parsing `k:`/`v:` JSON dominated the set operations; bounded by clearing when full.
+ */
+const parsed = new Map<string, PathElement>();
+const MAX_PARSED = 50_000;
+
 /** Parses a serialized element; throws PathElementError on anything else. */
 export function parsePE(s: string): PathElement {
+  let pe = parsed.get(s);
+  if (pe === undefined) {
+    pe = parseUncached(s);
+    if (parsed.size >= MAX_PARSED) parsed.clear();
+    parsed.set(s, pe);
+  }
+  return pe;
+}
+
+function parseUncached(s: string): PathElement {
   const body = s.slice(2);
   switch (s.slice(0, 2)) {
     case 'f:':
@@ -76,6 +93,7 @@ function parseJson(s: string, body: string): unknown {
 
 /** Re-serializes an element into canonical form (`k:{"b":1,"a":2}` becomes `k:{"a":2,"b":1}`). */
 export function canonicalPE(s: string): PE {
+  if (s.startsWith('f:')) return s;
   const pe = parsePE(s);
   switch (pe.kind) {
     case 'field':
@@ -134,6 +152,7 @@ function compareValues(a: unknown, b: unknown): number {
 /** The order of elements in FieldsV1 output: fields, then keys, then values, then indexes. */
 export function comparePE(a: PE, b: PE): number {
   if (a === b) return 0;
+  if (a.startsWith('f:') && b.startsWith('f:')) return a < b ? -1 : 1;
   const pa = parsePE(a);
   const pb = parsePE(b);
   if (pa.kind !== pb.kind) return kindRank[pa.kind] - kindRank[pb.kind];
