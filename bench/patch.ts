@@ -11,8 +11,9 @@
  *              containers whole (JSON merge patch replaces lists)
  *
  * at concurrency 1 (per-request cost) and 8 (the same object from 8 clients: conflicts are retried inside
- * the server). Rows alternate between rounds; the median of ROUNDS rounds counts. Patch types are a table:
- * server-side apply adds its rows to PATCH_KINDS.
+ * the server). Rows alternate between rounds; the median of ROUNDS rounds counts. Patch types are a table;
+ * the server-side apply rows send the smallest configuration that states the same change (the label; one
+ * env var by container and env keys) with `force=true`, as the other rows' manager owns those fields.
  */
 import { Agent, request } from 'node:https';
 import { fmt, measure, table, type Measurement } from './measure.js';
@@ -30,6 +31,9 @@ const ENV_VARS = 10;
 
 const MERGE = 'application/merge-patch+json';
 const STRATEGIC = 'application/strategic-merge-patch+json';
+const APPLY = 'application/apply-patch+yaml';
+/** Apply rows take the fields back from the merge/strategic rows' Update manager every time: force. */
+const APPLY_QUERY = '?fieldManager=bench-apply&force=true';
 
 const env = (container: string, changed: string | undefined): { name: string; value: string }[] =>
   Array.from({ length: ENV_VARS }, (_, k) => ({ name: `${container.toUpperCase()}_${k}`, value: k === 0 && changed !== undefined ? changed : `value-${k}` }));
@@ -51,6 +55,8 @@ interface PatchKind {
   readonly workload: 'label' | 'env value';
   readonly type: string;
   readonly contentType: string;
+  /** Query string of the PATCH (`?fieldManager=...` for apply). */
+  readonly query?: string;
   body(i: number): Buffer;
 }
 
@@ -59,6 +65,13 @@ const json = (v: unknown): Buffer => Buffer.from(JSON.stringify(v));
 const PATCH_KINDS: readonly PatchKind[] = [
   { workload: 'label', type: 'merge patch', contentType: MERGE, body: (i) => json({ metadata: { labels: { rev: String(i) } } }) },
   { workload: 'label', type: 'strategic merge patch', contentType: STRATEGIC, body: (i) => json({ metadata: { labels: { rev: String(i) } } }) },
+  {
+    workload: 'label',
+    type: 'server-side apply (force)',
+    contentType: APPLY,
+    query: APPLY_QUERY,
+    body: (i) => json({ apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: NAME, labels: { rev: String(i) } } }),
+  },
   {
     workload: 'env value',
     type: 'merge patch (both containers resent)',
@@ -79,7 +92,14 @@ const PATCH_KINDS: readonly PatchKind[] = [
         },
       }),
   },
-  // Server-side apply: add `{ workload, type: 'apply', contentType: 'application/apply-patch+yaml', body }` rows here.
+  {
+    workload: 'env value',
+    type: 'server-side apply (one env var by key, force)',
+    contentType: APPLY,
+    query: APPLY_QUERY,
+    body: (i) =>
+      json({ apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: NAME }, template: { spec: { containers: [{ name: 'app', env: [{ name: 'APP_0', value: `v${i}` }] }] } } }),
+  },
 ];
 
 /** PATCH/POST over one keep-alive agent; throws unless the status is the expected one. */
@@ -119,7 +139,7 @@ export async function benchPatch(options: PatchBenchOptions = {}): Promise<strin
     await client.send('POST', '/api/v1/namespaces', 'application/json', json({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }), 201);
     await client.send('POST', path, 'application/json', json(podTemplate), 201);
     let counter = 0;
-    const patchOp = (kind: PatchKind) => (): Promise<void> => client.send('PATCH', `${path}/${NAME}`, kind.contentType, kind.body(++counter), 200);
+    const patchOp = (kind: PatchKind) => (): Promise<void> => client.send('PATCH', `${path}/${NAME}${kind.query ?? ''}`, kind.contentType, kind.body(++counter), 200);
     for (const kind of PATCH_KINDS) await measure(n(300), 8, patchOp(kind)); // warm-up
 
     const rows: string[][] = [];
