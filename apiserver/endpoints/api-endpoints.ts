@@ -10,7 +10,7 @@ import type { Filter } from '../server/request-state.js';
 import { discoveryEndpoints } from './discovery/discovery-endpoints.js';
 import { openapiEndpoints } from './openapi/openapi-endpoints.js';
 import { resourceRouter } from './resources/resource-router.js';
-import { serveResources, type ServedResources } from './resources/served-resources.js';
+import { serveResources, type ServedResources, type ServeOptions } from './resources/served-resources.js';
 
 export interface ApiOptions {
   readonly store: Store;
@@ -19,6 +19,8 @@ export interface ApiOptions {
   /** `--etcd-prefix`. */
   readonly prefix: string;
   readonly runtimeConfig?: RuntimeConfig;
+  /** See ServeOptions.watchCache. */
+  readonly watchCache?: ServeOptions['watchCache'];
 }
 
 export interface Api {
@@ -30,7 +32,14 @@ export function apiEndpoints(o: ApiOptions): Api {
   const enabled = o.runtimeConfig === undefined
     ? undefined
     : (group: string, version: string, resource?: string) => o.runtimeConfig!.enabled(group, version, resource);
-  const resources = serveResources({ store: o.store, naming: o.naming, kinds: o.kinds, prefix: o.prefix, ...(enabled ? { enabled } : {}) });
+  const resources = serveResources({
+    store: o.store,
+    naming: o.naming,
+    kinds: o.kinds,
+    prefix: o.prefix,
+    ...(enabled ? { enabled } : {}),
+    ...(o.watchCache ? { watchCache: o.watchCache } : {}),
+  });
   const discovery = discoveryEndpoints({ naming: o.naming, kinds: o.kinds, ...(enabled ? { enabled } : {}) });
   const openapi = openapiEndpoints({ naming: o.naming, kinds: o.kinds, ...(enabled ? { enabled } : {}) });
   const router = resourceRouter({ naming: o.naming, resources });

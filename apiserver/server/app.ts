@@ -3,6 +3,8 @@ import type { TokenAuthenticator } from '../auth/token-authenticator.js';
 import { notFound } from '../errors/constructors.js';
 import { serveHealth, type HealthEndpoints } from '../endpoints/health.js';
 import { serveVersion, type BuildInfo } from '../endpoints/version.js';
+import { serveMetrics } from '../endpoints/metrics.js';
+import type { Registry } from 'prom-client';
 import type { Logger } from '../log/logger.js';
 import { authentication } from './filters/authentication.js';
 import { limits } from './filters/limits.js';
@@ -26,6 +28,8 @@ export interface AppOptions {
   readonly maxMutatingRequestsInflight: number;
   readonly requestTimeoutMs: number;
   readonly draining: () => boolean;
+  /** Served at `/metrics` (authenticated). */
+  readonly metrics?: Registry;
   /**
    * Serves the API paths after authentication (later: discovery, openapi, the REST handlers). It either
    * answers or calls `next()`, which ends in a 404 Status.
@@ -66,6 +70,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   app.use(async function publicEndpoints(ctx, next) {
     if (serveVersion(ctx, o.build)) return;
     if (await serveHealth(ctx, o.health, o.logger)) return;
+    if (o.metrics !== undefined && (await serveMetrics(ctx, o.metrics))) return;
     await next();
   });
   if (o.api !== undefined) app.use(o.api);

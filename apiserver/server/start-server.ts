@@ -28,6 +28,12 @@ import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { createApp } from './app.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import type { Filter } from './request-state.js';
+import { Registry } from 'prom-client';
+import { createWatchCache } from '../../storage/cache/watch-cache.js';
+import type { WatchCache } from '../../storage/cache/types.js';
+import type { KubeObject } from '../api/object.js';
+import { decodeObject } from '../registry/generic/object-codec.js';
+import { watchCacheMetrics } from '../metrics/watch-cache-metrics.js';
 
 export interface StartOptions {
   /** Default: JSON lines to stderr at `config.logLevel`. */
@@ -115,10 +121,27 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       cleanups.push(() => compactor.stop());
     }
 
+    const metrics = new Registry();
+    const cacheMetrics = watchCacheMetrics(metrics);
+    const caches: WatchCache<KubeObject>[] = [];
+    cleanups.push(async () => {
+      for (const c of caches) c.stop();
+    });
     let api = options.api;
     if (api === undefined) {
       const names = naming(config.groupDomain);
+      const cacheLogger = logger.child({ component: 'watch-cache' });
       const served = apiEndpoints({
+        watchCache: (keyPrefix, resource) => {
+          const cache = createWatchCache<KubeObject>(theStore, keyPrefix, {
+            decode: decodeObject,
+            resource,
+            metrics: cacheMetrics,
+            logger: { warn: (message) => cacheLogger.warn(message) },
+          });
+          caches.push(cache);
+          return cache;
+        },
         store: theStore,
         naming: names,
         kinds: builtinKinds(),
@@ -170,6 +193,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       maxMutatingRequestsInflight: config.maxMutatingRequestsInflight,
       requestTimeoutMs: config.requestTimeoutMs,
       draining: () => shuttingDown,
+      metrics,
       api,
     });
 

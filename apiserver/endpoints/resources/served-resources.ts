@@ -2,7 +2,10 @@
  * The resources this server serves: one generic registry per kind, looked up by group, version and
  * resource from the request info. Built once at start-up (custom resources will add to it later).
  */
+import type { WatchCache } from '../../../storage/cache/types.js';
 import type { Store } from '../../../storage/interface.js';
+import type { KubeObject } from '../../api/object.js';
+import { DEFAULT_ETCD_PREFIX, keyLayout } from '../../registry/generic/keys.js';
 import type { Naming } from '../../naming/naming.js';
 import { groupOf, type KindStrategy } from '../../registry/kind-strategy.js';
 import { createGenericRegistry, type GenericRegistry } from '../../registry/generic/generic-registry.js';
@@ -27,6 +30,11 @@ export interface ServeOptions {
   readonly prefix: string;
   /** `--runtime-config`: disabled group versions and resources are not served. */
   readonly enabled?: (group: string, version: string, resource: string) => boolean;
+  /**
+   * Makes the watch cache of one resource, given its key prefix (`/registry/secrets/`) and resource name.
+   * Without it, reads go to the store and watch is unavailable.
+   */
+  readonly watchCache?: (keyPrefix: string, resource: string) => WatchCache<KubeObject>;
 }
 
 export function serveResources(o: ServeOptions): ServedResources {
@@ -35,7 +43,9 @@ export function serveResources(o: ServeOptions): ServedResources {
   for (const strategy of o.kinds) {
     const group = groupOf(strategy, o.naming);
     if (o.enabled !== undefined && !o.enabled(group, strategy.version, strategy.resource)) continue;
-    const registry = createGenericRegistry({ store: o.store, strategy, naming: o.naming, prefix: o.prefix });
+    const keyPrefix = keyLayout(o.prefix ?? DEFAULT_ETCD_PREFIX, strategy.resource, strategy.namespaced).collectionPrefix('');
+    const cache = o.watchCache?.(keyPrefix, strategy.resource);
+    const registry = createGenericRegistry({ store: o.store, strategy, naming: o.naming, prefix: o.prefix, ...(cache === undefined ? {} : { cache }) });
     const served: ServedResource = { strategy, registry, group };
     byKey.set(`${group}/${strategy.version}/${strategy.resource}`, served);
     all.push(served);

@@ -21,7 +21,8 @@ import { decodeObject } from './object-codec.js';
 import type { ListOptions } from './options.js';
 import { requestNamespace, type RegistryContext } from './registry-context.js';
 import { parseResourceVersion, requireNotOlderThan } from './resource-version.js';
-import { storageToStatus } from './storage-errors.js';
+import { objectFilter, objectPredicate } from './object-filter.js';
+import { storageToStatus, translated } from './storage-errors.js';
 
 const MAX_PAGE = 10_000;
 
@@ -38,24 +39,13 @@ export class ExpiredListError extends StatusError {
   }
 }
 
-/** The field values a field selector sees for `obj`. */
-export function fieldsOf(ctx: RegistryContext, obj: KubeObject): Record<string, string> {
-  const fields: Record<string, string> = {
-    'metadata.name': obj.metadata.name ?? '',
-    'metadata.namespace': obj.metadata.namespace ?? '',
-  };
-  const extra = ctx.strategy.selectableFields;
-  if (extra !== undefined) for (const [k, f] of Object.entries(extra)) fields[k] = f(obj);
-  return fields;
-}
-
 export async function listObjects(ctx: RegistryContext, namespace: string, opts: ListOptions = {}): Promise<KubeList> {
   validateListOptions(ctx, opts);
-  const prefix = ctx.keys.collectionPrefix(requestNamespace(ctx, namespace));
   const limit = opts.limit !== undefined && opts.limit > 0 ? Math.floor(opts.limit) : 0;
-  const label = opts.labelSelector !== undefined && !opts.labelSelector.empty ? opts.labelSelector : undefined;
-  const field = opts.fieldSelector !== undefined && !opts.fieldSelector.empty ? opts.fieldSelector : undefined;
-  const filtered = label !== undefined || field !== undefined;
+  if (ctx.cache !== undefined && servedFromCache(opts, limit)) return listFromCache(ctx, namespace, opts);
+  const prefix = ctx.keys.collectionPrefix(requestNamespace(ctx, namespace));
+  const matches = objectPredicate(ctx, opts);
+  const filtered = matches !== undefined;
 
   let revision = 0;
   let startKey: string | undefined;
@@ -86,8 +76,7 @@ export async function listObjects(ctx: RegistryContext, namespace: string, opts:
       for (let i = 0; i < res.items.length; i++) {
         const kv = res.items[i] as KeyValue;
         const obj = decodeObject(kv);
-        if (label !== undefined && !label.matches(obj.metadata.labels)) continue;
-        if (field !== undefined && !field.matches(fieldsOf(ctx, obj))) continue;
+        if (matches !== undefined && !matches(obj)) continue;
         items.push(obj);
         if (limit > 0 && items.length === limit) {
           lastKey = kv.key;
@@ -118,4 +107,30 @@ export async function listObjects(ctx: RegistryContext, namespace: string, opts:
     if (remaining !== undefined && remaining > 0) metadata.remainingItemCount = remaining;
   }
   return { apiVersion: ctx.apiVersion, kind: `${ctx.strategy.kind}List`, metadata, items };
+}
+
+/**
+ * Whether the watch cache serves a list, as kube-apiserver 1.32 decides (consistent lists from cache on):
+ * not continuations, not `Exact`, and not pages (`limit`) unless at resourceVersion `0`, which the cache
+ * answers whole. Everything else — Most Recent, Any, Not older than — comes from the cache.
+ */
+function servedFromCache(opts: ListOptions, limit: number): boolean {
+  if ((opts.continue ?? '') !== '') return false;
+  if (opts.resourceVersionMatch === 'Exact') return false;
+  const rv = opts.resourceVersion ?? '';
+  return limit === 0 || rv === '0';
+}
+
+/**
+ * A list from the watch cache. Most Recent (`resourceVersion` unset) is a consistent read: the store's
+ * current revision is read first and the cache waits until it has caught up with it (invariant 5).
+ * Items are the cache's shared objects, in key order.
+ */
+async function listFromCache(ctx: RegistryContext, namespace: string, opts: ListOptions): Promise<KubeList> {
+  const cache = ctx.cache!;
+  const rvText = opts.resourceVersion ?? '';
+  const minRevision = rvText === '' ? await translated(ctx.gr, '', () => ctx.store.currentRevision()) : parseResourceVersion(rvText);
+  const res = await translated(ctx.gr, '', () => cache.list({ ...objectFilter(ctx, namespace, opts), minRevision }));
+  const items = res.items.map((c) => c.object);
+  return { apiVersion: ctx.apiVersion, kind: `${ctx.strategy.kind}List`, metadata: { resourceVersion: String(res.revision) }, items };
 }

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../api/object.js';
 import { apiVersionOf } from '../../api/object.js';
 import type { GroupKind, GroupResource } from '../../errors/constructors.js';
 import type { Naming } from '../../naming/naming.js';
+import type { WatchCache } from '../../../storage/cache/types.js';
 import type { Store } from '../../../storage/interface.js';
 import { groupOf, type KindStrategy, type StrategyContext } from '../kind-strategy.js';
 import { DEFAULT_ETCD_PREFIX, keyLayout, type KeyLayout } from './keys.js';
@@ -27,6 +28,11 @@ export interface GenericRegistryConfig {
   readonly deleteCollectionConcurrency?: number;
   /** The clock, for tests. */
   readonly now?: () => Date;
+  /**
+   * The resource's watch cache (over `store`, at `keys.base + '/'`). Without one, reads go to the store and
+   * watch is not available (registries in unit tests).
+   */
+  readonly cache?: WatchCache<KubeObject>;
 }
 
 export interface RegistryContext {
@@ -45,6 +51,7 @@ export interface RegistryContext {
   readonly now: () => Date;
   /** The group of ListOptions / DeleteOptions (`meta.<domain>`). */
   readonly metaGroup: string;
+  readonly cache: WatchCache<KubeObject> | undefined;
 }
 
 export function registryContext(c: GenericRegistryConfig): RegistryContext {
@@ -64,6 +71,7 @@ export function registryContext(c: GenericRegistryConfig): RegistryContext {
     deleteCollectionConcurrency: Math.max(1, c.deleteCollectionConcurrency ?? 16),
     now: c.now ?? (() => new Date()),
     metaGroup: c.naming.group('meta'),
+    cache: c.cache,
   });
 }
 

@@ -1,0 +1,108 @@
+/**
+ * GET with `watch=true` (or under the deprecated `/watch/` prefix): a chunked stream of watch events, one
+ * JSON document per line, served from the resource's watch cache.
+ *
+ * Before the stream starts, errors are ordinary Status responses (422 for bad options, 410 for a start
+ * that is compacted, 504 when the cache cannot reach the start revision). Headers are flushed at once so
+ * clients waiting for the first event (`kubectl wait`) see the watch established. Inside the stream a
+ * failure is an ERROR event (410 Expired when compaction overtook the start), after which the stream ends.
+ * A watcher that stops reading is ended by the cache (bounded queue, small time budget) without slowing
+ * anyone else; it then resumes from its last resourceVersion.
+ *
+ * The stream ends at `timeoutSeconds`, else after the server's randomized watch timeout (1800 s × (1 +
+ * random), as kube-apiserver's `--min-request-timeout`), on client disconnect, and on shutdown.
+ */
+import type { ServerResponse } from 'node:http';
+import { JSON_OFFER, negotiateResponse, notAcceptableError, resourceConversions } from '../../codec/negotiate.js';
+import { internalError } from '../../errors/constructors.js';
+import { watchError } from '../../registry/generic/watch.js';
+import { isStatusError } from '../../errors/status-error.js';
+import { parseListOptions } from '../../request/query.js';
+import { COMMON_FIELD_LABELS, checkFieldLabels, escapeFieldValue, parseFieldSelector } from '../../selectors/field-selector.js';
+import { isStorageError } from '../../../storage/errors.js';
+import { parseIncludeObject } from '../table/to-table.js';
+import { errorEvent, eventEncoder } from '../watch/event-encoder.js';
+import type { RequestScope } from './request-scope.js';
+
+/** kube-apiserver's `--min-request-timeout` default: watches without timeoutSeconds last 1–2 times this. */
+const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
+const WATCH_OFFERS = [JSON_OFFER];
+
+export async function handleWatch(scope: RequestScope): Promise<void> {
+  const { ctx, served, query, info } = scope;
+  const negotiated = negotiateResponse(ctx.get('Accept') || undefined, WATCH_OFFERS, resourceConversions(scope.naming));
+  if (negotiated === undefined) throw notAcceptableError(WATCH_OFFERS);
+  const target = negotiated.target;
+  if (target !== undefined && target.kind !== 'Table' && target.kind !== 'PartialObjectMetadata') throw notAcceptableError(WATCH_OFFERS);
+
+  const o = parseListOptions(query, { forceWatch: true, watchListEnabled: true });
+  // A watch of one named object (`GET .../secrets/x?watch=true`, `/watch/.../secrets/x`) is a watch of the
+  // collection narrowed to that name, as upstream serves it.
+  const fieldSelector = info.name === ''
+    ? o.fieldSelector
+    : parseFieldSelector([o.fieldSelector.toString(), `metadata.name=${escapeFieldValue(info.name)}`].filter((s) => s !== '').join(','));
+  checkFieldLabels(fieldSelector, [...COMMON_FIELD_LABELS, ...Object.keys(served.strategy.selectableFields ?? {})]);
+  const includeObject = target?.kind === 'Table' ? parseIncludeObject(query.get('includeObject')) : undefined;
+
+  const timeoutSeconds = o.timeoutSeconds !== undefined && o.timeoutSeconds > 0
+    ? o.timeoutSeconds
+    : MIN_REQUEST_TIMEOUT_SECONDS * (1 + Math.random());
+  const timeoutMs = Math.round(timeoutSeconds * 1000);
+  const signal = AbortSignal.any([ctx.state.signal, AbortSignal.timeout(timeoutMs)]);
+
+  const watcher = await served.registry.watch(info.namespace, {
+    labelSelector: o.labelSelector,
+    fieldSelector,
+    resourceVersion: o.resourceVersion,
+    sendInitialEvents: o.sendInitialEvents,
+    allowWatchBookmarks: o.allowWatchBookmarks,
+    deadline: Date.now() + timeoutMs,
+    signal,
+  });
+  const encode = eventEncoder({
+    strategy: served.strategy,
+    apiVersion: served.registry.context.apiVersion,
+    target,
+    ...(includeObject === undefined ? {} : { includeObject }),
+  });
+
+  const res = ctx.res;
+  ctx.respond = false;
+  res.writeHead(200, { 'Content-Type': negotiated.offer.mediaType, 'Cache-Control': 'no-cache, private' });
+  res.flushHeaders();
+  try {
+    // The watcher ends when `signal` aborts: deadline, client gone (request-lifecycle aborts the request's
+    // signal on 'close'), shutdown.
+    for await (const event of watcher) {
+      if (!res.write(encode(event)) && !(await drained(res, signal))) break;
+    }
+  } catch (err) {
+    // Lagging: the cache ended a watcher that did not keep up; the client re-watches from its last RV.
+    if (!isStorageError(err, 'Lagging') && res.writable) {
+      const translated = watchError(served.registry.context, err);
+      const status = isStatusError(translated) ? translated : internalError('an error on the server prevented the watch from continuing');
+      res.write(errorEvent(status));
+    }
+  } finally {
+    watcher.close();
+    res.end();
+  }
+}
+
+/** Resolves true when `res` drained, false when it closed or `signal` aborted first. */
+function drained(res: ServerResponse, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted || res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => (): void => {
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      signal.removeEventListener('abort', onClose);
+      resolve(ok);
+    };
+    const onDrain = done(true);
+    const onClose = done(false);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+    signal.addEventListener('abort', onClose);
+  });
+}
