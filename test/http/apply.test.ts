@@ -210,6 +210,11 @@ describeBackends(all, (b) => {
       expect(res.json().reason).toBe('Invalid');
     });
 
+    it('apply creating in a namespace that does not exist is 404 for the namespace', async () => {
+      const res = await apply(`/api/v1/namespaces/no-such-ns/configmaps/x`, cm('x', { a: '1' }), 'alice');
+      expect([res.status, res.json().message]).toEqual([404, 'namespaces "no-such-ns" not found']);
+    });
+
     it('apply through /status of a missing object is 404', async () => {
       const name = uniqueName('node');
       const res = await apply(`${nodePath(name)}/status`, { apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { phase: 'Running' } }, 'ctrl');

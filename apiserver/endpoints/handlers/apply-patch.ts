@@ -2,7 +2,8 @@
  * The server-side apply branch of PATCH (`application/apply-patch+yaml`; JSON is YAML): the body is the
  * applier's configuration, merged by the registry with Kubernetes' ownership rules (conflicts 409 unless
  * `force=true`, create when missing: 201). Duplicate keys follow `fieldValidation` (Strict: 400
- * `error strict decoding YAML: ...`; Warn: warnings). Also the `If-Match` precondition every PATCH honours.
+ * `error strict decoding YAML: ...`; Warn: warnings). A create through apply passes the namespace lifecycle
+ * admission as a POST does. Also the `If-Match` precondition every PATCH honours.
  */
 import { badRequest } from '../../errors/constructors.js';
 import { applyObject } from '../../registry/generic/apply.js';
@@ -10,6 +11,7 @@ import type { WriteOptions } from '../../request/query.js';
 import { duplicateFieldMessage } from '../../schema/unknown-fields.js';
 import { parseYamlStrict } from '../../schema/yaml-strict.js';
 import { fieldManagerOf } from './field-manager.js';
+import { checkNamespaceForCreate } from './namespace-check.js';
 import type { RequestScope } from './request-scope.js';
 import { addWarnings, respond } from './respond.js';
 
@@ -32,6 +34,7 @@ export async function handleApplyPatch(scope: RequestScope, text: string, option
     subresource: info.subresource === 'status' ? 'status' : '',
     force: options.force === true,
     ...(ifMatch === undefined ? {} : { ifMatch }),
+    admitCreate: () => checkNamespaceForCreate(scope, info.name),
   });
   addWarnings(scope, [...messages, ...result.warnings]);
   await respond(scope, result.created ? 201 : 200, { type: 'object', object: result.object });

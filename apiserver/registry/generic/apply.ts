@@ -24,6 +24,8 @@ export interface ApplyOptions extends UpdateOptions {
   readonly force?: boolean;
   /** `If-Match`: the resourceVersion the object must have (`*`: it must exist). */
   readonly ifMatch?: string;
+  /** Admission of a create (namespace lifecycle), run when the object does not exist. */
+  readonly admitCreate?: () => Promise<void>;
 }
 
 /** 409 unless `ifMatch` names the current object. */
@@ -47,10 +49,11 @@ export async function applyObject(ctx: RegistryContext, namespace: string, name:
     schema: ctx.strategy.schema,
   });
   const stepOpts = { ...opts, applied: true };
-  const res = await guaranteedUpdate(ctx, key, name, opts.dryRun === true, (current) => {
+  const res = await guaranteedUpdate(ctx, key, name, opts.dryRun === true, async (current) => {
     checkIfMatch(ctx, name, opts.ifMatch, current);
     if (current === undefined) {
       if (status) throw notFound(ctx.gr, name);
+      await opts.admitCreate?.();
       const { object } = applyToObject(undefined, config, writer(), opts.force === true);
       const have = object.metadata?.name ?? '';
       if (have !== name) throw badRequest(`the name of the object (${have}) does not match the name on the URL (${name})`);
