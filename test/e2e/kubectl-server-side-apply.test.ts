@@ -110,6 +110,19 @@ data:
       expect(JSON.parse(obj.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).data).toEqual({ color: 'green' });
     });
 
+    it('--dry-run=server reports the apply and changes nothing; diff --server-side exits 1 with changes, 0 without', async () => {
+      const changed = server.file('d1.yaml', manifest({ shape: 'square' }));
+      const dry = expectOk(await server.kubectl(['apply', '--server-side', '--dry-run=server', '-f', changed]));
+      expect(dry).toContain('configmap/settings serverside-applied (server dry run)');
+      expect(await data()).toEqual({ color: 'red', shape: 'round' });
+      const diff = await server.kubectl(['diff', '--server-side', '-f', changed]);
+      expect(diff.status).toBe(1);
+      expect(diff.stdout).toMatch(/-\s+shape: round/);
+      expect(diff.stdout).toMatch(/\+\s+shape: square/);
+      const same = await server.kubectl(['diff', '--server-side', '-f', server.file('d2.yaml', manifest({ shape: 'round' }))]);
+      expect([same.status, same.stdout]).toEqual([0, '']);
+    });
+
     it('re-applying the same manifest is a no-op (the resourceVersion stays)', async () => {
       const rv = async (): Promise<string> => expectOk(await server.kubectl(['get', 'configmap', 'settings', '-n', 'ssa', '-o', 'jsonpath={.metadata.resourceVersion}']));
       const before = await rv();
