@@ -3,8 +3,9 @@
  * `members` are the elements whose path is in the set, `children` the elements with paths below them.
  * An element may be both (`f:spec` owned, and fields under it too): FieldsV1 writes that as `".": {}`.
  *
- * Sets are values: the operations return new sets and never change their operands. `insert` is the only
- * mutation, for building a set before it is shared.
+ * Sets are values: the operations return new sets and never change their operands (results share
+ * unchanged subtrees with them). `insert` is the only mutation, for building a fresh set (`new FieldSet()`,
+ * `FieldSet.of`) before it is shared; never insert into the result of an operation.
  */
 import { comparePE, type Path, type PE } from './path-element.js';
 
@@ -21,6 +22,7 @@ export class FieldSet {
 
   /** Adds `path` (the empty path, the root, is never a member). */
   insert(path: Path): this {
+    if (this === EMPTY) throw new Error('FieldSet: the shared empty set cannot be changed');
     if (path.length === 0) return this;
     let node: FieldSet = this;
     for (let i = 0; i < path.length - 1; i++) node = node.child(path[i]!);
