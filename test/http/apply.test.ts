@@ -215,6 +215,18 @@ describeBackends(all, (b) => {
       expect([res.status, res.json().message]).toEqual([404, 'namespaces "no-such-ns" not found']);
     });
 
+    it('a configuration with metadata null or without metadata updates the object named by the URL', async () => {
+      const name = uniqueName('cm');
+      await ok(cmPath(name), cm(name, { a: '1' }), 'alice');
+      const res = await apply(cmPath(name), { apiVersion: 'v1', kind: 'ConfigMap', metadata: null, data: { b: '2' } }, 'bob');
+      expect(res.status).toBe(200);
+      expect(res.json().metadata.name).toBe(name);
+      expect(res.json().data).toEqual({ a: '1', b: '2' });
+      const missing = uniqueName('cm');
+      const create = await apply(cmPath(missing), { apiVersion: 'v1', kind: 'ConfigMap', data: { b: '2' } }, 'bob');
+      expect([create.status, create.json().message]).toEqual([400, `the name of the object () does not match the name on the URL (${missing})`]);
+    });
+
     it('apply through /status of a missing object is 404', async () => {
       const name = uniqueName('node');
       const res = await apply(`${nodePath(name)}/status`, { apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { phase: 'Running' } }, 'ctrl');

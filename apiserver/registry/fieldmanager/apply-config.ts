@@ -32,12 +32,14 @@ export interface ApplyTarget {
   readonly name: string;
 }
 
-/** Returns the configuration as a KubeObject, or throws the 400 Kubernetes answers. */
+/** Returns the configuration as a KubeObject (a null `metadata` dropped), or throws the 400 Kubernetes answers. */
 export function checkApplyConfig(config: unknown, t: ApplyTarget): KubeObject {
   if (!isObject(config)) throw badRequest(`invalid object type: ${gvkString(undefined, undefined)}`);
   if (config.apiVersion !== t.apiVersion || config.kind !== t.kind) throw badRequest(`invalid object type: ${gvkString(config.apiVersion, config.kind)}`);
   const meta = config.metadata;
-  if (isObject(meta) && meta.managedFields !== undefined && meta.managedFields !== null) throw badRequest('metadata.managedFields must be nil');
+  // A null or non-object metadata states nothing (Go decodes it to an empty ObjectMeta).
+  if (!isObject(meta)) delete config.metadata;
+  else if (meta.managedFields !== undefined && meta.managedFields !== null) throw badRequest('metadata.managedFields must be nil');
   const where = `${t.namespace}/${t.name}; ${gvkString(t.apiVersion, t.kind)}`;
   const unknown = unknownFields(config, t.schema);
   if (unknown.length > 0) {

@@ -95,6 +95,7 @@ export function applyToObject(live: KubeObject | undefined, config: KubeObject, 
     res = trackApply(managers, base, config, w, true, context(w));
   }
   const object = res.object as KubeObject;
+  if (typeof object.metadata !== 'object' || object.metadata === null || Array.isArray(object.metadata)) object.metadata = {};
   syncLastApplied(w.manager, live, config, object);
   const out = encodeManagedFields(managers);
   if (out !== undefined) object.metadata.managedFields = out;
