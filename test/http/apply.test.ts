@@ -227,6 +227,27 @@ describeBackends(all, (b) => {
       expect([create.status, create.json().message]).toEqual([400, `the name of the object () does not match the name on the URL (${missing})`]);
     });
 
+    it('a uid in a configuration that would create is 409 uid mismatch; a wrong uid on update is 409 too', async () => {
+      const name = uniqueName('cm');
+      const res = await apply(cmPath(name), cm(name, { a: '1' }, { uid: '6a0c4d1e-0000-4000-8000-000000000000' }), 'alice');
+      expect([res.status, res.json().message]).toEqual([
+        409,
+        `Operation cannot be fulfilled on configmaps "${name}": uid mismatch: the provided object specified uid 6a0c4d1e-0000-4000-8000-000000000000, and no existing object was found`,
+      ]);
+      const o = await ok(cmPath(name), cm(name, { a: '1' }), 'alice');
+      const same = await apply(cmPath(name), cm(name, { a: '2' }, { uid: o.metadata.uid }), 'alice');
+      expect(same.status).toBe(200);
+      const wrong = await apply(cmPath(name), cm(name, { a: '3' }, { uid: '6a0c4d1e-0000-4000-8000-000000000000' }), 'alice');
+      expect(wrong.status).toBe(409);
+    });
+
+    it('an apply that leaves the applier owning nothing writes no entry for it', async () => {
+      const name = uniqueName('cm');
+      const res = await apply(cmPath(name), cm(name), 'alice');
+      expect(res.status).toBe(201);
+      expect(res.json().metadata.managedFields).toBeUndefined();
+    });
+
     it('apply through /status of a missing object is 404', async () => {
       const name = uniqueName('node');
       const res = await apply(`${nodePath(name)}/status`, { apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { phase: 'Running' } }, 'ctrl');
@@ -755,6 +776,26 @@ describeBackends(all, (b) => {
       const res = await apply(cmPath(name), cm(name, { k: 'b' }), 'bob');
       expect(res.status).toBe(200);
       expect(entries(res.json()).map((e) => e.manager)).toEqual(['bob']);
+    });
+
+    it('a merge patch with one empty entry resets too', async () => {
+      const name = uniqueName('cm');
+      await ok(cmPath(name), cm(name, { a: '1' }), 'alice');
+      const res = await merge(cmPath(name), { metadata: { managedFields: [{}] } }, 'x');
+      expect(res.status).toBe(200);
+      expect(res.json().metadata.managedFields).toBeUndefined();
+    });
+
+    it('managedFields sent through /status are ignored: neither taken nor a reset', async () => {
+      const name = uniqueName('node');
+      const o = await ok(nodePath(name), { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { a: 'b' } } }, 'admin');
+      const res = await api.request('PUT', `${nodePath(name)}/status`, {
+        body: { ...o, metadata: { ...o.metadata, managedFields: [{}] }, status: { capacity: { cpu: '2' } } },
+        query: { fieldManager: 'kubelet' },
+      });
+      expect(res.status).toBe(200);
+      expect(entryOf(res.json(), 'admin')).toEqual(entryOf(o, 'admin'));
+      expect(fieldsOf(res.json(), 'kubelet', 'Update', 'status')).toEqual({ 'f:status': { 'f:capacity': { '.': {}, 'f:cpu': {} } } });
     });
 
     it('managedFields written by a client in an update are taken as the new ownership', async () => {

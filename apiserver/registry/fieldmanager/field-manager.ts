@@ -8,7 +8,8 @@
  * entry resets them (the write's own changes are then its only entry); otherwise the client's list when it
  * decodes and is not empty (a client may rewrite ownership), else the live object's. An empty list or a
  * malformed one keeps the live ones. An object the algebra cannot walk (a keyed list element without its
- * key) is written without managedFields, as Kubernetes' UpdateNoErrors does.
+ * key) is written without managedFields, as Kubernetes' UpdateNoErrors does. Writes through a sub-resource
+ * (`/status`) always start from the live ones: a client cannot change ownership there.
  */
 import type { KubeObject } from '../../api/object.js';
 import type { Schema } from '../../schema/schema.js';
@@ -57,7 +58,9 @@ export function withoutManagedFields(obj: KubeObject): KubeObject {
 /** Sets `next.metadata.managedFields` after an Update-style write from `prev` (undefined: create). */
 export function trackUpdateOnObject(prev: KubeObject | undefined, next: KubeObject, w: WriteContext): void {
   const incoming = next.metadata.managedFields;
-  const managers = isResetRequest(incoming) ? new Map() : decodeOr(incoming, () => liveManagers(prev));
+  // Through a sub-resource the request's managedFields are ignored (neither taken nor a reset).
+  const managers =
+    w.subresource !== '' ? liveManagers(prev) : isResetRequest(incoming) ? new Map() : decodeOr(incoming, () => liveManagers(prev));
   try {
     trackUpdate(managers, prev === undefined ? undefined : withoutManagedFields(prev), withoutManagedFields(next), w, context(w));
   } catch (err) {

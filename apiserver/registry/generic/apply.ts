@@ -6,7 +6,8 @@
  * through `/status`, which is 404 then). The merge runs again on every retry.
  *
  * Preconditions: a `metadata.resourceVersion` in the configuration, or `ifMatch`, must be the current one
- * (409 with the optimistic-lock message, never retried). The merged object's name must be the URL's (400).
+ * (409 with the optimistic-lock message, never retried); a `metadata.uid` must be the object's, and on a
+ * create it is 409 `uid mismatch` (as Kubernetes). The merged object's name must be the URL's (400).
  */
 import type { KubeObject } from '../../api/object.js';
 import { badRequest, conflict, notFound } from '../../errors/constructors.js';
@@ -54,6 +55,10 @@ export async function applyObject(ctx: RegistryContext, namespace: string, name:
     if (current === undefined) {
       if (status) throw notFound(ctx.gr, name);
       await opts.admitCreate?.();
+      const uid = config.metadata?.uid;
+      if (typeof uid === 'string' && uid !== '') {
+        throw conflict(ctx.gr, name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
+      }
       const { object } = applyToObject(undefined, config, writer(), opts.force === true);
       const have = object.metadata?.name ?? '';
       if (have !== name) throw badRequest(`the name of the object (${have}) does not match the name on the URL (${name})`);
