@@ -241,11 +241,6 @@ describeBackends(all, (b) => {
       }
     });
 
-    it('400 for a watch, not served yet', async () => {
-      const res = await api.request('GET', cms(), { query: { watch: 'true' } });
-      expect(res.status).toBe(400);
-      expect(res.json().reason).toBe('BadRequest');
-    });
   });
 
   describe('media types', () => {
