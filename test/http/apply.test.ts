@@ -750,6 +750,19 @@ describeBackends(all, (b) => {
       ]);
     });
 
+    it('after a reset, updates do not track the object again; an apply does', async () => {
+      const name = uniqueName('cm');
+      await ok(cmPath(name), cm(name, { a: '1' }), 'alice');
+      await api.request('PATCH', cmPath(name), { body: [{ op: 'replace', path: '/metadata/managedFields', value: [{}] }], headers: JSON_PATCH });
+      const upd = await merge(cmPath(name), { data: { b: '2' } }, 'editor');
+      expect(upd.status).toBe(200);
+      expect(upd.json().metadata.managedFields).toBeUndefined();
+      const o = await ok(cmPath(name), cm(name, { c: '3' }), 'alice');
+      expect(entries(o).map((e) => e.manager)).toEqual(['alice']);
+      const upd2 = await merge(cmPath(name), { data: { b: '9' } }, 'editor');
+      expect(fieldsOf(upd2.json(), 'editor', 'Update')).toEqual({ 'f:data': { 'f:b': {} } });
+    });
+
     it('an empty list does not reset (merge patch and PUT)', async () => {
       const name = uniqueName('cm');
       const o0 = await ok(cmPath(name), cm(name, { a: '1' }), 'alice');

@@ -58,9 +58,14 @@ export function withoutManagedFields(obj: KubeObject): KubeObject {
 /** Sets `next.metadata.managedFields` after an Update-style write from `prev` (undefined: create). */
 export function trackUpdateOnObject(prev: KubeObject | undefined, next: KubeObject, w: WriteContext): void {
   const incoming = next.metadata.managedFields;
+  const reset = w.subresource === '' && isResetRequest(incoming);
   // Through a sub-resource the request's managedFields are ignored (neither taken nor a reset).
-  const managers =
-    w.subresource !== '' ? liveManagers(prev) : isResetRequest(incoming) ? new Map() : decodeOr(incoming, () => liveManagers(prev));
+  const managers = w.subresource !== '' ? liveManagers(prev) : reset ? new Map() : decodeOr(incoming, () => liveManagers(prev));
+  if (prev !== undefined && managers.size === 0 && !reset) {
+    // Kubernetes' skipNonAppliedManager: an existing object tracked by nobody stays untracked by updates.
+    delete next.metadata.managedFields;
+    return;
+  }
   try {
     trackUpdate(managers, prev === undefined ? undefined : withoutManagedFields(prev), withoutManagedFields(next), w, context(w));
   } catch (err) {
