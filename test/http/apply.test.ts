@@ -575,6 +575,27 @@ describeBackends(all, (b) => {
       expect(Object.keys(c['f:ports'])).toEqual(['.', 'k:{"containerPort":53,"protocol":"UDP"}', 'k:{"containerPort":80,"protocol":"TCP"}']);
     });
 
+    it('a defaulted key matches the explicit one: another applier renaming that port conflicts (TestDefaultMissingKeys)', async () => {
+      const name = uniqueName('pt');
+      await ok(ptPath(name), pt(name, [container('web', 'nginx', { ports: [{ name: 'foo', containerPort: 80 }] })]), 'alice');
+      const res = await apply(ptPath(name), pt(name, [container('web', 'nginx', { ports: [{ name: 'bar', containerPort: 80, protocol: 'TCP' }] })]), 'bob');
+      expect(res.status).toBe(409);
+      expect(res.json().details.causes.map((c: Obj) => c.field)).toEqual(['.template.spec.containers[name="web"].ports[containerPort=80,protocol="TCP"].name']);
+    });
+
+    it('an element an updater changed inside is still removed when its applier drops it', async () => {
+      const name = uniqueName('pt');
+      await ok(ptPath(name), pt(name, [container('web', 'nginx')]), 'alice');
+      const patched = await api.request('PATCH', ptPath(name), {
+        body: [{ op: 'add', path: '/template/spec/containers/0/workingDir', value: '/srv' }],
+        headers: JSON_PATCH,
+        query: { fieldManager: 'controller' },
+      });
+      expect(patched.status).toBe(200);
+      const o = await ok(ptPath(name), pt(name, [container('other', 'nginx')]), 'alice');
+      expect(names(o)).toEqual(['other']);
+    });
+
     it('an element without its key takes the key field\'s default ("") and fails validation: 422', async () => {
       const name = uniqueName('pt');
       const res = await apply(ptPath(name), pt(name, [{ image: 'nginx' }]), 'alice');
