@@ -3,6 +3,9 @@
  * patch (kinds whose strategy allows it: 415 otherwise, as upstream answers custom resources). The patch is
  * applied to the current object inside the registry's retry loop, so a concurrent writer is never lost;
  * the result is then decoded like a request body (unknown fields per `fieldValidation`, pruning).
+ * Server-side apply (`application/apply-patch+yaml`) branches off to apply-patch.ts. Preconditions: a
+ * `metadata.resourceVersion` the patch puts in the object, or an `If-Match` header, must be the current
+ * resourceVersion (409 otherwise, never retried).
  */
 import type { KubeObject } from '../../api/object.js';
 import { requestContentType, type BodyFormat } from '../../codec/request-content-type.js';
