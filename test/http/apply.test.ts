@@ -366,6 +366,16 @@ describeBackends(all, (b) => {
       expect(fieldsOf(o, 'bob')).toEqual({ 'f:data': { '.': {}, 'f:b': {} }, 'f:metadata': { 'f:annotations': { '.': {}, 'f:note': {} } } });
     });
 
+    it('eight appliers at once on one object: every one lands (the merge is redone on each retry)', async () => {
+      const name = uniqueName('cm');
+      await ok(cmPath(name), cm(name, { base: '0' }), 'base');
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => apply(cmPath(name), cm(name, { [`k${i}`]: String(i) }), `m${i}`)));
+      expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+      const o = await get(cmPath(name));
+      expect(o.data).toEqual({ base: '0', ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, String(i)])) });
+      for (let i = 0; i < 8; i++) expect(fieldsOf(o, `m${i}`)).toEqual({ 'f:data': { '.': {}, [`f:k${i}`]: {} } });
+    });
+
     it('the same manager applying through the main resource and through /status is two entries', async () => {
       const name = uniqueName('node');
       await ok(nodePath(name), { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { a: 'b' } } }, 'agent');
