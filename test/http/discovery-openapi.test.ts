@@ -181,8 +181,12 @@ describeBackends(all, (b) => {
       // Under platform.io the other extensions carry the domain's word.
       expect(patch['x-platform-action']).toBe('patch');
       expect(patch['x-kubernetes-action']).toBeUndefined();
+      // Except the ones kubectl reads by their Kubernetes names in every mode: the group-version-kind, and
+      // the patch strategy and merge key that client-side apply builds its strategic merge patches from
+      // (published under both names).
       const kubeExtensions = new Set(JSON.stringify(doc).match(/"x-kubernetes-[a-z-]+"/g));
-      expect([...kubeExtensions]).toEqual(['"x-kubernetes-group-version-kind"']);
+      expect([...kubeExtensions].sort()).toEqual(['"x-kubernetes-group-version-kind"', '"x-kubernetes-patch-merge-key"', '"x-kubernetes-patch-strategy"']);
+      expect(JSON.stringify(doc)).toContain('"x-platform-patch-merge-key"');
     });
 
     it('an unknown group version document is 404', async () => {

@@ -5,7 +5,6 @@
  * revision the create answered — the cache's store watch fails over and resumes from its last revision.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { adminTokenPath } from '../../apiserver/auth/admin-credentials.js';
 import { describeEtcd } from '../harness/describe-etcd.js';
 import { startEtcd, type EtcdCluster } from '../harness/etcd.js';
