@@ -3,6 +3,8 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.package-lock.stamp
 DATA_DIR ?= ./data
 ARGS ?=
+# Debian's python (apt packages install for it), not whatever python3 comes first on PATH (pyenv, venvs).
+DEBIAN_PYTHON3 ?= /usr/bin/python3
 
 .PHONY: deps run test build bench typecheck clean
 
@@ -11,6 +13,11 @@ deps: $(NPM_STAMP)
 	  echo ">> etcd not found on PATH: installing Debian's etcd-server and etcd-client with apt-get"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq etcd-server etcd-client; \
+	fi
+	@if ! $(DEBIAN_PYTHON3) -c 'import kubernetes' >/dev/null 2>&1; then \
+	  echo ">> python3 module 'kubernetes' not found (test/clients runs a python watch client): installing Debian's python3-kubernetes with apt-get"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-kubernetes; \
 	fi
 
 $(NPM_STAMP): package.json package-lock.json
