@@ -1,6 +1,9 @@
 /**
  * list: one snapshot per page, selectors applied while reading, pages filled up to `limit`.
  *
+ * With a watch cache, lists that are not pages, continuations or `Exact` are served from it (see
+ * `servedFromCache`); the rest read the store as follows.
+ *
  * Revision semantics (spec "Resource version semantics for get and list"): without a continue token the
  * listing is read at the current revision (Most Recent, Any, Not older than), or at exactly
  * `resourceVersion` for `resourceVersionMatch=Exact` and for a first page of a limited list with a
