@@ -6,6 +6,7 @@
 import type { KubeList, KubeObject } from '../../api/object.js';
 import { encodeJson, encodeYaml, wantsPretty } from '../../codec/encode.js';
 import { gzipBody, shouldGzip } from '../../codec/gzip.js';
+import { listJsonBuffer, objectJson } from '../../codec/shared-json.js';
 import { OBJECT_OFFERS, negotiateResponse, notAcceptableError, resourceConversions } from '../../codec/negotiate.js';
 import { notAcceptable } from '../../errors/constructors.js';
 import { parseIncludeObject, toPartialObjectMetadata, toPartialObjectMetadataList, toTable } from '../table/to-table.js';
@@ -57,12 +58,17 @@ export async function respond(scope: RequestScope, status: number, body: Respons
   }
 
   const pretty = wantsPretty(scope.query, ctx.get('User-Agent') || undefined, negotiated.pretty);
-  const text = negotiated.offer.subtype === 'yaml' ? encodeYaml(value) : encodeJson(value, pretty);
+  let text: string | Buffer;
+  if (negotiated.offer.subtype === 'yaml') text = encodeYaml(value);
+  else if (pretty || target !== undefined || body.type === 'raw') text = encodeJson(value, pretty);
+  // Compact JSON of objects as they are: the watch cache's shared objects reuse their memoized JSON, and a
+  // list is assembled from its items' texts into one Buffer (codec/shared-json.ts), same bytes as encodeJson.
+  else text = body.type === 'list' ? listJsonBuffer(body.list) : objectJson(body.object);
   ctx.status = status;
   // The plain media type, also for Table and PartialObjectMetadata(List) conversions: kube-apiserver's
   // transformResponseObject does not list the target in the Content-Type (only aggregated discovery does).
   ctx.set('Content-Type', negotiated.offer.mediaType);
-  const bytes = Buffer.byteLength(text);
+  const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
   if (compress && shouldGzip(ctx.get('Accept-Encoding') || undefined, bytes)) {
     ctx.set('Content-Encoding', 'gzip');
     ctx.body = await gzipBody(text);

@@ -7,6 +7,7 @@
  * resource version". Objects served from the cache are shared: callers never mutate them.
  */
 import type { KubeObject } from '../../api/object.js';
+import { shareEncodings } from '../../codec/shared-json.js';
 import { notFound } from '../../errors/constructors.js';
 import { decodeObject } from './object-codec.js';
 import type { GetOptions } from './options.js';
@@ -22,6 +23,7 @@ export async function getObject(ctx: RegistryContext, namespace: string, name: s
   if (cache !== undefined && rvText !== '') {
     const res = await translated(ctx.gr, name, () => cache.get(key, rv));
     if (res.object === undefined) throw notFound(ctx.gr, name);
+    shareEncodings(res.object.object, res.object.memo); // responses reuse its memoized JSON
     return res.object.object;
   }
   if (rv > 0) await requireNotOlderThan(ctx, rv);

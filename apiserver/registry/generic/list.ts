@@ -14,6 +14,7 @@
  * fresh rv=-1 token (`ExpiredListError.continueToken`) that continues at the latest revision.
  */
 import type { KubeList, KubeObject } from '../../api/object.js';
+import { shareEncodings } from '../../codec/shared-json.js';
 import { expired, expiredMessage } from '../../errors/constructors.js';
 import { StatusError } from '../../errors/status-error.js';
 import { isStorageError } from '../../../storage/errors.js';
@@ -134,6 +135,9 @@ async function listFromCache(ctx: RegistryContext, namespace: string, opts: List
   const rvText = opts.resourceVersion ?? '';
   const minRevision = rvText === '' ? await translated(ctx.gr, '', () => ctx.store.currentRevision()) : parseResourceVersion(rvText);
   const res = await translated(ctx.gr, '', () => cache.list({ ...objectFilter(ctx, namespace, opts), minRevision }));
-  const items = res.items.map((c) => c.object);
+  const items = res.items.map((c) => {
+    shareEncodings(c.object, c.memo); // responses reuse the object's memoized JSON (codec/shared-json.ts)
+    return c.object;
+  });
   return { apiVersion: ctx.apiVersion, kind: `${ctx.strategy.kind}List`, metadata: { resourceVersion: String(res.revision) }, items };
 }

@@ -1,0 +1,71 @@
+import { JSON_MEMO_KEY, listJsonBuffer, objectJson, shareEncodings } from './shared-json.js';
+
+const configMap = (name: string, value: string) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'ns', resourceVersion: '7', labels: { 'a/b': 'c"d' } },
+  data: { value },
+});
+
+const shared = <T extends object>(o: T): { object: T; memo: Map<string, unknown> } => {
+  const memo = new Map<string, unknown>();
+  shareEncodings(o, memo);
+  return { object: o, memo };
+};
+
+describe('listJsonBuffer', () => {
+  it.each([
+    ['empty', { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '1' }, items: [] }],
+    ['ASCII items, some shared', {
+      apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '9' },
+      items: [shared(configMap('a', 'x'.repeat(1024))).object, configMap('b', 'y'), shared(configMap('c', '')).object],
+    }],
+    ['non-ASCII text (2, 3 and 4 UTF-8 bytes), escapes, control characters', {
+      apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '9' },
+      items: [shared(configMap('é', 'ünïcödé 日本語 🚀 \u2028 \n\t \\ "')).object, configMap('b', '\u0001\u00ff')],
+    }],
+    ['paged list metadata', {
+      apiVersion: 'v1', kind: 'SecretList', metadata: { resourceVersion: '3', continue: 'tok/+=', remainingItemCount: 5 },
+      items: [configMap('a', 'x')],
+    }],
+    ['items not last, undefined and function members dropped', {
+      kind: 'List', items: [shared(configMap('a', 'b')).object, null, 3, 'str'], apiVersion: 'v1', skipped: undefined,
+      fn: () => 1, metadata: { resourceVersion: '1', gone: undefined },
+    }],
+  ])('%s: the bytes of JSON.stringify', (_name, list) => {
+    const want = Buffer.from(JSON.stringify(list));
+    expect(listJsonBuffer(list).equals(want)).toBe(true);
+    // Again, now from the memos.
+    expect(listJsonBuffer(list).equals(want)).toBe(true);
+  });
+
+  it('takes shared items from their memo (the watch encoder\'s key) and stores it there', () => {
+    const a = shared(configMap('a', 'one'));
+    const list = { apiVersion: 'v1', kind: 'ConfigMapList', metadata: {}, items: [a.object] };
+    const first = listJsonBuffer(list).toString();
+    expect(a.memo.get(JSON_MEMO_KEY)).toBe(JSON.stringify(a.object));
+    // The memo is what is sent: an encoding already made (by a watch event) is reused as it is.
+    a.memo.set(JSON_MEMO_KEY, '{"memo":true}');
+    a.memo.delete('json:bytes');
+    expect(listJsonBuffer(list).toString()).toBe('{"apiVersion":"v1","kind":"ConfigMapList","metadata":{},"items":[{"memo":true}]}');
+    expect(first).toBe(JSON.stringify(list));
+  });
+
+  it('never memoizes objects that are not shared', () => {
+    const o = configMap('fresh', 'v');
+    const list = { items: [o] };
+    expect(listJsonBuffer(list).toString()).toBe(JSON.stringify(list));
+    o.data.value = 'changed';
+    expect(listJsonBuffer(list).toString()).toBe(JSON.stringify(list));
+  });
+});
+
+describe('objectJson', () => {
+  it('is JSON.stringify, memoized for shared objects only', () => {
+    const s = shared(configMap('a', 'ü'));
+    expect(objectJson(s.object)).toBe(JSON.stringify(s.object));
+    expect(s.memo.get(JSON_MEMO_KEY)).toBe(JSON.stringify(s.object));
+    const fresh = configMap('b', 'x');
+    expect(objectJson(fresh)).toBe(JSON.stringify(fresh));
+  });
+});
