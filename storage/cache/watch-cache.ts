@@ -64,6 +64,13 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
   private lastBatchAt = Date.now();
   private lastProgressAskAt = 0;
   private stopped = false;
+  /**
+   * The highest compacted revision this cache has learned of (watch starts probe it; a re-list reports it).
+   * Reads answer at a revision at or above it: a quiet prefix's revision can lag the store's (until progress),
+   * and a list at `0` answered below the compacted revision hands the client a resourceVersion its next watch
+   * is refused with 410, over and over for clients that re-list without backoff (client-node 1.4).
+   */
+  private knownCompacted = 0;
 
   constructor(
     readonly store: Store,
@@ -109,12 +116,12 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
   }
 
   async get(key: string, minRevision: number): Promise<{ readonly object: CachedObject<T> | undefined; readonly revision: number }> {
-    await this.waitUntilFresh(minRevision);
+    await this.waitUntilFresh(Math.max(minRevision, this.knownCompacted));
     return { object: this.state.get(key), revision: this.revision };
   }
 
   async list(options: CacheListOptions<T>): Promise<CacheListResult<T>> {
-    await this.waitUntilFresh(options.minRevision);
+    await this.waitUntilFresh(Math.max(options.minRevision, this.knownCompacted));
     return { items: this.state.select(options), revision: this.revision };
   }
 
@@ -148,8 +155,10 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
 
   // ---- StartContext / WatcherHost ------------------------------------------------------------------
 
-  compactedRevision(): Promise<number> {
-    return this.compaction.compactedRevision();
+  async compactedRevision(): Promise<number> {
+    const compacted = await this.compaction.compactedRevision();
+    this.knownCompacted = Math.max(this.knownCompacted, compacted);
+    return compacted;
   }
 
   goLive(w: CacheWatcherImpl<T>, revision: number): void {
@@ -182,6 +191,7 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
 
   replace(items: readonly KeyValue[], revision: number, compactedRevision = 0): void {
     const previous = this.revision;
+    this.knownCompacted = Math.max(this.knownCompacted, compactedRevision);
     const objects: CachedObject<T>[] = [];
     for (const kv of items) {
       try {
