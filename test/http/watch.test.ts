@@ -92,6 +92,15 @@ describeBackends(all, (b) => {
     expect(summary(await w.next())).toBe('ADDED new');
   });
 
+  it('sendInitialEvents=false at resourceVersion 0 starts now, even right after a compaction', async () => {
+    const made = await create(cm('quiet'));
+    await api.server.store.compact(Number(made.metadata.resourceVersion));
+    const w = await watch(cmPath(), { resourceVersion: '0', sendInitialEvents: 'false', resourceVersionMatch: 'NotOlderThan' });
+    expect(w.status).toBe(200);
+    await create(cm('loud'));
+    expect(summary(await w.next())).toBe('ADDED loud');
+  });
+
   it('sendInitialEvents=true: ADDED for every object, a BOOKMARK marked initial-events-end, then live events', async () => {
     await create(cm('s1'));
     const last = await create(cm('s2'));

@@ -45,11 +45,13 @@ export async function watchObjects(ctx: RegistryContext, namespace: string, req:
   const getState = req.sendInitialEvents ?? (rvText === '' || rvText === '0');
 
   let start: CacheWatchOptions<KubeObject>['start'];
-  if (rvText === '') {
+  if (rvText === '' || (rv === 0 && !getState)) {
+    // Most Recent; and "Start at Any" without state starts there too: the cache's own revision may be
+    // older than a compaction it has not heard of yet on a quiet resource.
     const current = await translated(ctx.gr, '', () => ctx.store.currentRevision());
     start = { kind: getState ? 'state' : 'from', revision: current };
   } else if (rv === 0) {
-    start = { kind: getState ? 'state' : 'from', revision: getState ? 0 : cache.revision };
+    start = { kind: 'state', revision: 0 };
   } else {
     start = { kind: getState ? 'state' : 'from', revision: rv };
   }
