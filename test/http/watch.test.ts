@@ -93,8 +93,10 @@ describeBackends(all, (b) => {
   });
 
   it('sendInitialEvents=false at resourceVersion 0 starts now, even right after a compaction', async () => {
-    const made = await create(cm('quiet'));
-    await api.server.store.compact(Number(made.metadata.resourceVersion));
+    await create(cm('quiet'));
+    // A write elsewhere, then compaction past everything the configmaps cache has heard of.
+    const other = await api.request('POST', `/api/v1/namespaces/${ns}/secrets`, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'elsewhere' } } });
+    await api.server.store.compact(Number(other.json().metadata.resourceVersion));
     const w = await watch(cmPath(), { resourceVersion: '0', sendInitialEvents: 'false', resourceVersionMatch: 'NotOlderThan' });
     expect(w.status).toBe(200);
     await create(cm('loud'));
