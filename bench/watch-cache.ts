@@ -394,7 +394,7 @@ async function pacedWrites(events: number, write: (i: number) => Promise<void>):
 }
 
 /** W watch streams (one TLS connection each) on the server, then E paced writes; every delivery timed. */
-async function httpFanout(server: ServerProcess, client: BenchClient, watchers: number, events: number): Promise<FanoutResult> {
+export async function httpFanout(server: ServerProcess, client: BenchClient, watchers: number, events: number): Promise<FanoutResult> {
   await client.call('POST', '/api/v1/namespaces', 201, Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: FANOUT_NS } })));
   const base = new URL(server.url);
   const recv = new Float64Array(watchers * events);
