@@ -1,8 +1,9 @@
 /**
  * Watch events on the wire: one JSON document per line, `{"type":"ADDED","object":{...}}`.
  *
- * Encode once (invariant 6): the JSON of an event's object is kept in the shared `CachedObject.memo`, so
- * however many watchers receive an event, its object is serialized once per representation (`json`, or
+ * Encode once (invariant 6): the JSON of an event's object is kept in the shared `CachedObject.memo` (under
+ * the key lists and gets use too, codec/shared-json.ts), so however many watchers receive an event, its
+ * object is serialized once per representation (`json`, or
  * `pom:<apiVersion>` for PartialObjectMetadata). Table watches (`kubectl get -w`) are rendered per watcher
  * (their AGE cells depend on the moment and their options on the request); as in Kubernetes, only the
  * first Table event carries the column definitions.
@@ -12,6 +13,7 @@
  */
 import type { KubeObject } from '../../api/object.js';
 import type { ConversionTarget } from '../../codec/negotiate.js';
+import { JSON_MEMO_KEY } from '../../codec/shared-json.js';
 import { statusBody, wireDetails } from '../../errors/status-body.js';
 import type { StatusError } from '../../errors/status-error.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
@@ -61,7 +63,7 @@ export function eventEncoder(o: EventEncoderOptions): EventEncoder {
   };
 
   const object = (cached: CachedObject<KubeObject>): string => {
-    if (target === undefined) return memoized(cached, 'json', () => JSON.stringify(cached.object));
+    if (target === undefined) return memoized(cached, JSON_MEMO_KEY, () => JSON.stringify(cached.object));
     if (target.kind === 'PartialObjectMetadata') {
       return memoized(cached, `pom:${targetApiVersion}`, () => JSON.stringify(toPartialObjectMetadata(cached.object, targetApiVersion)));
     }

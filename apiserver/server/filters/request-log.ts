@@ -10,7 +10,10 @@ import type { Filter } from '../request-state.js';
  * every second. Never logs headers (Authorization) or bodies.
  */
 export function requestLog(options: { readonly logger: Logger }): Filter {
-  const { logger } = options;
+  // The line's fields are fixed and already safe (the query is redacted by safeQuery, no headers), so it
+  // skips the logger's wildcard redaction, which costs ~8x the rest of the line (~19 µs vs ~2.5 µs) and was
+  // the largest single cost of a GET.
+  const logger = options.logger.child({}, { redact: [] });
   return async function requestLogFilter(ctx, next) {
     const start = process.hrtime.bigint();
     try {
