@@ -33,7 +33,7 @@ describeBackends(all, (b) => {
 
   describe('get', () => {
     it('unset (Most Recent) and N (Not older than N) see the write that answered N', async () => {
-      for (const query of [{}, { resourceVersion: rv2 }]) {
+      for (const query of [{}, { resourceVersion: rv2 }] as Record<string, string>[]) {
         const res = await get(query, `${path}/b`);
         expect(res.status).toBe(200);
         expect(res.json().metadata.resourceVersion).toBe(rv2);

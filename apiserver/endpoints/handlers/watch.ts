@@ -21,7 +21,9 @@ import { parseListOptions } from '../../request/query.js';
 import { COMMON_FIELD_LABELS, checkFieldLabels, escapeFieldValue, parseFieldSelector } from '../../selectors/field-selector.js';
 import { isStorageError } from '../../../storage/errors.js';
 import { parseIncludeObject } from '../table/to-table.js';
-import { errorEvent, eventEncoder } from '../watch/event-encoder.js';
+import { errorEvent, eventEncoder, type EventEncoder } from '../watch/event-encoder.js';
+import type { CacheWatcher } from '../../../storage/cache/types.js';
+import type { KubeObject } from '../../api/object.js';
 import type { RequestScope } from './request-scope.js';
 
 /** kube-apiserver's `--min-request-timeout` default: watches without timeoutSeconds last 1–2 times this. */
@@ -48,27 +50,42 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
     ? o.timeoutSeconds
     : MIN_REQUEST_TIMEOUT_SECONDS * (1 + Math.random());
   const timeoutMs = Math.round(timeoutSeconds * 1000);
-  const signal = AbortSignal.any([ctx.state.signal, AbortSignal.timeout(timeoutMs)]);
+  // One signal for the watch: the request's (client gone, shutdown) or the deadline. A plain timer, not
+  // AbortSignal.timeout + AbortSignal.any: Node 20 may collect such a timeout signal before it fires, and
+  // the watch would outlive its timeoutSeconds.
+  const watchEnd = new AbortController();
+  const endWatch = (): void => watchEnd.abort();
+  const timer = setTimeout(endWatch, timeoutMs);
+  ctx.state.signal.addEventListener('abort', endWatch, { once: true });
+  const signal = watchEnd.signal;
+  try {
+    const watcher = await served.registry.watch(info.namespace, {
+      labelSelector: o.labelSelector,
+      fieldSelector,
+      resourceVersion: o.resourceVersion,
+      sendInitialEvents: o.sendInitialEvents,
+      allowWatchBookmarks: o.allowWatchBookmarks,
+      deadline: Date.now() + timeoutMs,
+      signal,
+    });
+    const encode = eventEncoder({
+      strategy: served.strategy,
+      apiVersion: served.registry.context.apiVersion,
+      target,
+      ...(includeObject === undefined ? {} : { includeObject }),
+    });
+    await stream(scope, watcher, encode, negotiated.offer.mediaType, signal);
+  } finally {
+    clearTimeout(timer);
+    ctx.state.signal.removeEventListener('abort', endWatch);
+  }
+}
 
-  const watcher = await served.registry.watch(info.namespace, {
-    labelSelector: o.labelSelector,
-    fieldSelector,
-    resourceVersion: o.resourceVersion,
-    sendInitialEvents: o.sendInitialEvents,
-    allowWatchBookmarks: o.allowWatchBookmarks,
-    deadline: Date.now() + timeoutMs,
-    signal,
-  });
-  const encode = eventEncoder({
-    strategy: served.strategy,
-    apiVersion: served.registry.context.apiVersion,
-    target,
-    ...(includeObject === undefined ? {} : { includeObject }),
-  });
-
-  const res = ctx.res;
-  ctx.respond = false;
-  res.writeHead(200, { 'Content-Type': negotiated.offer.mediaType, 'Cache-Control': 'no-cache, private' });
+/** Writes the events of `watcher` until it ends; a failure inside the stream is an ERROR event. */
+async function stream(scope: RequestScope, watcher: CacheWatcher<KubeObject>, encode: EventEncoder, mediaType: string, signal: AbortSignal): Promise<void> {
+  const res = scope.ctx.res;
+  scope.ctx.respond = false;
+  res.writeHead(200, { 'Content-Type': mediaType, 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   try {
     // The watcher ends when `signal` aborts: deadline, client gone (request-lifecycle aborts the request's
@@ -79,7 +96,7 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
   } catch (err) {
     // Lagging: the cache ended a watcher that did not keep up; the client re-watches from its last RV.
     if (!isStorageError(err, 'Lagging') && res.writable) {
-      const translated = watchError(served.registry.context, err);
+      const translated = watchError(scope.served.registry.context, err);
       const status = isStatusError(translated) ? translated : internalError('an error on the server prevented the watch from continuing');
       res.write(errorEvent(status));
     }
