@@ -13,124 +13,36 @@
  *            (serializations per event)
  *   memory   heap per cached object (a cache over an embedded store loaded with the list's objects), after
  *            GC, against the object's JSON size; and again once every object's JSON is memoized
+ *
+ * The fan-out, memory and bare-Koa pieces live in bench/cache/.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request, type RequestOptions } from 'node:https';
-import type { IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { KubeObject } from '../apiserver/api/object.js';
-import { eventEncoder } from '../apiserver/endpoints/watch/event-encoder.js';
-import { configMaps } from '../apiserver/registry/kinds/core/configmap.js';
-import { listJsonBuffer, shareEncodings } from '../apiserver/codec/shared-json.js';
-import { decodeObject, encodeObject } from '../apiserver/registry/generic/object-codec.js';
-import type { KindStrategy } from '../apiserver/registry/kind-strategy.js';
-import { createWatchCache } from '../storage/cache/watch-cache.js';
-import { openMemoryStore } from '../storage/memory/memory-store.js';
 import { startEtcd, type EtcdCluster } from '../test/harness/etcd.js';
 import { benchClient, type BenchClient } from './http-client.js';
 import { fmt, measure, table, type Measurement } from './measure.js';
 import { buildServer, startServerProcess, type ServerMode, type ServerProcess } from './server-process.js';
+import { startBareKoa } from './cache/bare-koa-process.js';
+import { FANOUT_RATE, httpFanout, inProcessFanout, type FanoutResult } from './cache/fanout.js';
+import { memoryBench } from './cache/memory.js';
+import { LIST_NS, configMap } from './cache/shared.js';
 
 export interface CacheBenchOptions {
   readonly scale?: number;
   readonly server?: ServerMode;
 }
 
-const root = resolve(fileURLToPath(import.meta.url), '..', '..');
-const LIST_NS = 'bench-cache-list';
 const GET_NS = 'bench-cache-get';
-const FANOUT_NS = 'bench-cache-fanout';
 const LIST_RUNS = 9;
 const ROUNDS = 3;
-/** Events per second the fan-out writer sends (paced; one write in flight). */
-const FANOUT_RATE = 50;
-const SEQ = '"seq":"';
 
-const configMap = (name: string, data: Record<string, string>): Buffer =>
-  Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data }));
 const listName = (i: number): string => `item-${String(i).padStart(6, '0')}`;
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** The bare Koa handler as a child process. */
-interface BareServer {
-  readonly url: string;
-  readonly caPem: string;
-  stop(): Promise<void>;
-}
-
-async function startBareKoa(): Promise<BareServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench', 'bare-koa.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  process.once('exit', () => child.kill('SIGKILL'));
-  const first = await new Promise<string>((res, rej) => {
-    let out = '';
-    const timer = setTimeout(() => rej(new Error('bare Koa server did not start in 30 s')), 30_000);
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => {
-      out += c;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        res(out.slice(0, nl));
-      }
-    });
-    child.once('exit', (code) => rej(new Error(`bare Koa server exited (${code})`)));
-  });
-  const { port, caFile } = JSON.parse(first) as { port: number; caFile: string };
-  return {
-    url: `https://127.0.0.1:${port}`,
-    caPem: readFileSync(caFile, 'utf8'),
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-/** One request with an explicit content type (merge patches), on `agent`. */
-function send(base: URL, agent: Agent | false, token: string, caPem: string, method: string, path: string, contentType: string, body: Buffer): Promise<number> {
-  return new Promise((res, rej) => {
-    const options: RequestOptions = {
-      host: base.hostname, port: base.port, method, path, agent, ca: caPem, timeout: 60_000,
-      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Content-Type': contentType, 'Content-Length': body.length },
-    };
-    const req = request(options, (r) => {
-      r.resume();
-      r.on('end', () => res(r.statusCode ?? 0));
-      r.on('error', rej);
-    });
-    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: timeout`)));
-    req.on('error', rej);
-    req.end(body);
-  });
-}
 
 interface ListRows {
   readonly backend: string;
   readonly rows: { readonly label: string; readonly ms: number }[];
   readonly listBytes: number;
-}
-
-interface FanoutResult {
-  readonly where: string;
-  readonly watchers: number;
-  readonly events: number;
-  readonly delivered: number;
-  readonly ended: number;
-  readonly seconds: number;
-  readonly fromSent: { p50: number; p99: number; max: number };
-  readonly fromAck: { p50: number; p99: number };
-  readonly beforeAck: number;
-  readonly serializations?: number;
-  readonly objectBytes: number;
-  /** Events per second the writer achieved, and its write latency p50 / p99 (ms). */
-  readonly writes: { readonly rate: number; readonly p50: number; readonly p99: number };
 }
 
 /** Runs part 3 and returns its markdown section. */
@@ -323,258 +235,4 @@ async function listBench(backend: string, client: BenchClient, listSize: number)
     },
     body: first.body,
   };
-}
-
-function percentile(sorted: Float64Array, q: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
-}
-
-/** Latency figures from receive times (`recv[w * events + seq]`, 0 = not received) and per-event send/ack times. */
-function fanoutFigures(recv: Float64Array, sentAt: Float64Array, ackAt: Float64Array, events: number): Pick<FanoutResult, 'fromSent' | 'fromAck' | 'beforeAck' | 'delivered' | 'writes'> {
-  const w = Float64Array.from(sentAt, (t, i) => ackAt[i]! - t).sort();
-  const fromSent: number[] = [];
-  const fromAck: number[] = [];
-  let beforeAck = 0;
-  for (let i = 0; i < recv.length; i++) {
-    const r = recv[i]!;
-    if (r === 0) continue;
-    const seq = i % events;
-    fromSent.push(r - sentAt[seq]!);
-    const a = r - ackAt[seq]!;
-    if (a < 0) beforeAck++;
-    fromAck.push(Math.max(0, a));
-  }
-  const s = Float64Array.from(fromSent).sort();
-  const a = Float64Array.from(fromAck).sort();
-  return {
-    delivered: s.length,
-    fromSent: { p50: percentile(s, 0.5), p99: percentile(s, 0.99), max: s[s.length - 1] ?? NaN },
-    fromAck: { p50: percentile(a, 0.5), p99: percentile(a, 0.99) },
-    beforeAck: s.length === 0 ? 0 : beforeAck / s.length,
-    writes: { rate: events / ((ackAt[events - 1]! - sentAt[0]!) / 1000), p50: percentile(w, 0.5), p99: percentile(w, 0.99) },
-  };
-}
-
-/** Parses the `seq` of every complete line of `text` from `start`; returns the index after the last line. */
-function scanLines(text: string, onSeq: (seq: number) => void): number {
-  let start = 0;
-  for (;;) {
-    const nl = text.indexOf('\n', start);
-    if (nl < 0) return start;
-    const i = text.indexOf(SEQ, start);
-    if (i >= 0 && i < nl) {
-      const from = i + SEQ.length;
-      onSeq(Number(text.slice(from, text.indexOf('"', from))));
-    }
-    start = nl + 1;
-  }
-}
-
-const FANOUT_VALUE = 'v'.repeat(100);
-
-/** The write of event `i`: even ones create `fan-<i/2>`, odd ones merge-patch the object just created. */
-const fanoutWrite = (i: number): { method: string; name: string; body: Buffer } =>
-  i % 2 === 0
-    ? { method: 'POST', name: `fan-${i / 2}`, body: configMap(`fan-${i / 2}`, { seq: String(i), value: FANOUT_VALUE }) }
-    : { method: 'PATCH', name: `fan-${(i - 1) / 2}`, body: Buffer.from(JSON.stringify({ data: { seq: String(i) } })) };
-
-/** Paces `events` writes at FANOUT_RATE, one in flight, recording send and acknowledgement times. */
-async function pacedWrites(events: number, write: (i: number) => Promise<void>): Promise<{ sentAt: Float64Array; ackAt: Float64Array }> {
-  const sentAt = new Float64Array(events);
-  const ackAt = new Float64Array(events).fill(Infinity);
-  const t0 = performance.now();
-  for (let i = 0; i < events; i++) {
-    const wait = t0 + (i * 1000) / FANOUT_RATE - performance.now();
-    if (wait > 0) await sleep(wait);
-    sentAt[i] = performance.now();
-    await write(i);
-    ackAt[i] = performance.now();
-  }
-  return { sentAt, ackAt };
-}
-
-/** W watch streams (one TLS connection each) on the server, then E paced writes; every delivery timed. */
-export async function httpFanout(server: ServerProcess, client: BenchClient, watchers: number, events: number): Promise<FanoutResult> {
-  await client.call('POST', '/api/v1/namespaces', 201, Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: FANOUT_NS } })));
-  const base = new URL(server.url);
-  const recv = new Float64Array(watchers * events);
-  let delivered = 0;
-  let ended = 0;
-  let allIn: () => void = () => undefined;
-  const done = new Promise<void>((r) => { allIn = r; });
-  const responses: IncomingMessage[] = [];
-  const open = (w: number): Promise<void> => new Promise((res, rej) => {
-    const req = request({
-      host: base.hostname, port: base.port, method: 'GET', agent: false, ca: server.caPem,
-      path: `/api/v1/namespaces/${FANOUT_NS}/configmaps?watch=true&timeoutSeconds=900`,
-      headers: { Authorization: `Bearer ${server.token}`, Accept: 'application/json' },
-    }, (r) => {
-      if (r.statusCode !== 200) {
-        rej(new Error(`watch ${w}: HTTP ${r.statusCode}`));
-        r.resume();
-        return;
-      }
-      responses.push(r);
-      let pending = '';
-      r.on('data', (chunk: Buffer) => {
-        const now = performance.now();
-        const text = pending + chunk.toString('latin1');
-        pending = text.slice(scanLines(text, (seq) => {
-          if (recv[w * events + seq] === 0) {
-            recv[w * events + seq] = now;
-            if (++delivered === watchers * events) allIn();
-          }
-        }));
-      });
-      r.on('end', () => { ended++; });
-      r.on('error', () => undefined);
-      res();
-    });
-    req.on('error', rej);
-    req.end();
-  });
-  try {
-    // Open the streams a few at a time (TLS handshakes), each established once its headers arrived.
-    let next = 0;
-    await Promise.all(Array.from({ length: 32 }, async () => {
-      for (let w = next++; w < watchers; w = next++) await open(w);
-    }));
-    await sleep(500);
-    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: server.caPem });
-    const path = `/api/v1/namespaces/${FANOUT_NS}/configmaps`;
-    const t0 = performance.now();
-    const { sentAt, ackAt } = await pacedWrites(events, async (i) => {
-      const w = fanoutWrite(i);
-      const status = w.method === 'POST'
-        ? await send(base, agent, server.token, server.caPem, 'POST', path, 'application/json', w.body)
-        : await send(base, agent, server.token, server.caPem, 'PATCH', `${path}/${w.name}`, 'application/merge-patch+json', w.body);
-      if (status !== (w.method === 'POST' ? 201 : 200)) throw new Error(`fan-out write ${i}: HTTP ${status}`);
-    });
-    agent.destroy();
-    await Promise.race([done, sleep(30_000)]);
-    const seconds = (performance.now() - t0) / 1000;
-    const probe = await client.call('GET', `${path}/fan-0`, 200);
-    return { where: 'HTTP, server process (embedded store)', watchers, events, ended, seconds, objectBytes: probe.body.length, ...fanoutFigures(recv, sentAt, ackAt, events) };
-  } finally {
-    for (const r of responses) r.destroy();
-  }
-}
-
-/**
- * The same fan-out in this process: a cache over an embedded store, W cache watchers each encoding its events
- * with the server's event encoder (as the watch handler does), E paced writes of the stored bytes the server
- * would write. Every `JSON.stringify` of a ConfigMap during the run is counted.
- */
-async function inProcessFanout(watchers: number, events: number): Promise<FanoutResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-cache-fanout-'));
-  const store = await openMemoryStore({ dataDir: dir });
-  const prefix = '/registry/configmaps/';
-  const cache = createWatchCache<KubeObject>(store, prefix, { decode: decodeObject, resource: 'configmaps' });
-  const originalStringify = JSON.stringify;
-  try {
-    await cache.ready();
-    // Stored values as the server writes them (no resourceVersion), built before counting starts.
-    const created = new Date().toISOString();
-    const values = Array.from({ length: events }, (_, i) => {
-      const k = i % 2 === 0 ? i / 2 : (i - 1) / 2;
-      return encodeObject({
-        apiVersion: 'v1', kind: 'ConfigMap',
-        metadata: { name: `fan-${k}`, namespace: FANOUT_NS, uid: `00000000-0000-4000-8000-${String(k).padStart(12, '0')}`, creationTimestamp: created },
-        data: { seq: String(i), value: FANOUT_VALUE },
-      });
-    });
-    const objectBytes = values[0]!.length + `,"resourceVersion":"${events}"`.length;
-    const recv = new Float64Array(watchers * events);
-    let delivered = 0;
-    let ended = 0;
-    let allIn: () => void = () => undefined;
-    const done = new Promise<void>((r) => { allIn = r; });
-    const consumers: Promise<void>[] = [];
-    const handles: { close(): void }[] = [];
-    for (let w = 0; w < watchers; w++) {
-      const watcher = cache.watch({ keyPrefix: `${prefix}${FANOUT_NS}/`, start: { kind: 'state', revision: 0 } });
-      handles.push(watcher);
-      await watcher.started;
-      const encode = eventEncoder({ strategy: configMaps as unknown as KindStrategy, apiVersion: 'v1' });
-      consumers.push((async () => {
-        try {
-          for await (const ev of watcher) {
-            const line = encode(ev);
-            const now = performance.now();
-            scanLines(line, (seq) => {
-              recv[w * events + seq] = now;
-              if (++delivered === watchers * events) allIn();
-            });
-          }
-        } catch {
-          // Lagging: counted as ended.
-        }
-        ended++;
-      })());
-    }
-    let serializations = 0;
-    (JSON as { stringify: typeof JSON.stringify }).stringify = function (this: unknown, value: unknown, ...rest: unknown[]) {
-      if (typeof value === 'object' && value !== null && (value as KubeObject).kind === 'ConfigMap') serializations++;
-      return (originalStringify as (...a: unknown[]) => string).call(JSON, value, ...rest);
-    } as typeof JSON.stringify;
-    const revisions: number[] = [];
-    const t0 = performance.now();
-    const { sentAt, ackAt } = await pacedWrites(events, async (i) => {
-      const key = `${prefix}${FANOUT_NS}/fan-${i % 2 === 0 ? i / 2 : (i - 1) / 2}`;
-      const res = i % 2 === 0 ? await store.create(key, values[i]!) : await store.update(key, values[i]!, revisions[i - 1]!);
-      revisions[i] = res.revision;
-    });
-    await Promise.race([done, sleep(30_000)]);
-    const seconds = (performance.now() - t0) / 1000;
-    (JSON as { stringify: typeof JSON.stringify }).stringify = originalStringify;
-    for (const h of handles) h.close();
-    await Promise.all(consumers);
-    return {
-      where: 'in process: cache + event encoder, no HTTP', watchers, events, ended: ended - watchers, seconds, objectBytes,
-      serializations: serializations / events, ...fanoutFigures(recv, sentAt, ackAt, events),
-    };
-  } finally {
-    (JSON as { stringify: typeof JSON.stringify }).stringify = originalStringify;
-    cache.stop();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Heap per cached object: a cache over an embedded store holding `items` (as the server stores them). */
-async function memoryBench(items: readonly KubeObject[]): Promise<{ label: string; perObject: number; objects: number; jsonBytes: number }[]> {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  const heap = async (): Promise<number> => {
-    for (let i = 0; i < 3; i++) {
-      gc();
-      await sleep(10);
-    }
-    return process.memoryUsage().heapUsed;
-  };
-  const dir = mkdtempSync(join(tmpdir(), 'bench-cache-memory-'));
-  const store = await openMemoryStore({ dataDir: dir });
-  const prefix = '/registry/configmaps/';
-  try {
-    const jsonBytes = items.reduce((sum, o) => sum + Buffer.byteLength(JSON.stringify(o)), 0) / items.length;
-    await measure(items.length, 64, (i) => store.create(`${prefix}${LIST_NS}/${items[i]!.metadata.name}`, encodeObject(items[i]!)));
-    const before = await heap();
-    const cache = createWatchCache<KubeObject>(store, prefix, { decode: decodeObject, resource: 'configmaps' });
-    await cache.ready();
-    const loaded = await heap();
-    const { items: cached } = await cache.list({ keyPrefix: `${prefix}${LIST_NS}/`, minRevision: 0 });
-    if (cached.length !== items.length) throw new Error(`memory: the cache holds ${cached.length} of ${items.length}`);
-    // What a list from the cache leaves behind in the server (registry/generic/list.ts + respond.ts).
-    for (const c of cached) shareEncodings(c.object, c.memo);
-    if (listJsonBuffer({ items: cached.map((c) => c.object) }).length === 0) throw new Error('memory: empty list');
-    const memoized = await heap();
-    cache.stop();
-    return [
-      { label: 'decoded objects (state only)', perObject: (loaded - before) / items.length, objects: items.length, jsonBytes },
-      { label: 'after one list: plus each object\'s memoized JSON (`memo` json and its byte length)', perObject: (memoized - before) / items.length, objects: items.length, jsonBytes },
-    ];
-  } finally {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
