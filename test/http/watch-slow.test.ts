@@ -64,8 +64,12 @@ const terminated = (api: TestApi): Promise<number> => metric(api, 'apiserver_ter
 });
 
 (memory === undefined ? describe.skip : describe)('watch cache metrics and shutdown', () => {
-  it('/metrics counts watchers, dispatched events and cached objects', async () => {
+  it('/metrics counts watchers, dispatched events and cached objects; it needs credentials', async () => {
     const api = await memory!.start();
+    const anonymous = await api.request('GET', '/metrics', { token: null });
+    expect([anonymous.status, anonymous.json().reason]).toEqual([401, 'Unauthorized']);
+    const text = await api.request('GET', '/metrics');
+    expect(text.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const ns = await createNamespace(api);
     const path = `/api/v1/namespaces/${ns}/configmaps`;
     const watchers = await metric(api, 'apiserver_registered_watchers');
