@@ -13,9 +13,10 @@ export function parseResourceVersion(rv: string | undefined): number {
 }
 
 /**
- * 504 "Too large resource version" when the store has not reached `rv`. The store is the source of truth
- * and never lags behind itself, so this only happens for a version from the future.
- * TODO(watch cache): serve from the cache, waiting up to 3 s for it to reach `rv` before answering 504.
+ * 504 "Too large resource version" when the store has not reached `rv`: "Not older than" for reads the
+ * store serves (pages, registries without a watch cache). The store is the source of truth and never lags
+ * behind itself, so this only happens for a version from the future; reads the watch cache serves wait up
+ * to 3 s for it instead (storage/cache).
  */
 export async function requireNotOlderThan(ctx: RegistryContext, rv: number): Promise<number> {
   const current = await translated(ctx.gr, '', () => ctx.store.currentRevision());
