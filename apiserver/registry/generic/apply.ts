@@ -12,13 +12,13 @@
 import type { KubeObject } from '../../api/object.js';
 import { badRequest, conflict, notFound } from '../../errors/constructors.js';
 import { checkApplyConfig } from '../fieldmanager/apply-config.js';
-import { applyToObject, type WriteContext } from '../fieldmanager/field-manager.js';
+import { applyToObject } from '../fieldmanager/field-manager.js';
+import { writer } from './managed-fields.js';
 import { prepareCreate } from './create.js';
 import { guaranteedUpdate } from './guaranteed-update.js';
 import type { UpdateOptions, UpdateResult } from './options.js';
 import { checkResourceVersion, prepareStatusUpdate, prepareUpdate } from './prepare-update.js';
 import { requestNamespace, type RegistryContext } from './registry-context.js';
-import { rfc3339 } from './system-fields.js';
 
 export interface ApplyOptions extends UpdateOptions {
   /** `force=true`: take the conflicting fields from their managers. */
@@ -41,14 +41,6 @@ export async function applyObject(ctx: RegistryContext, namespace: string, name:
   const key = ctx.keys.objectKey(ns, name);
   const config = checkApplyConfig(input, { apiVersion: ctx.apiVersion, kind: ctx.strategy.kind, schema: ctx.strategy.schema, namespace: ns, name });
   const status = opts.subresource === 'status';
-  const writer = (): WriteContext => ({
-    manager: opts.fieldManager ?? '',
-    apiVersion: ctx.apiVersion,
-    subresource: status ? 'status' : '',
-    time: rfc3339(ctx.now()),
-    scope: status ? 'status-only' : ctx.hasStatus ? 'no-status' : 'all',
-    schema: ctx.strategy.schema,
-  });
   const stepOpts = { ...opts, applied: true };
   const res = await guaranteedUpdate(ctx, key, name, opts.dryRun === true, async (current) => {
     checkIfMatch(ctx, name, opts.ifMatch, current);
@@ -59,13 +51,13 @@ export async function applyObject(ctx: RegistryContext, namespace: string, name:
       if (typeof uid === 'string' && uid !== '') {
         throw conflict(ctx.gr, name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
       }
-      const { object } = applyToObject(undefined, config, writer(), opts.force === true);
+      const { object } = applyToObject(undefined, config, writer(ctx, opts, status ? 'status' : ''), opts.force === true);
       const have = object.metadata?.name ?? '';
       if (have !== name) throw badRequest(`the name of the object (${have}) does not match the name on the URL (${name})`);
       const warnings = prepareCreate(ctx, object, ns, stepOpts);
       return { type: 'create', obj: object, warnings };
     }
-    const { object } = applyToObject(current, config, writer(), opts.force === true);
+    const { object } = applyToObject(current, config, writer(ctx, opts, status ? 'status' : ''), opts.force === true);
     if (typeof object.metadata !== 'object' || object.metadata === null) object.metadata = {};
     checkResourceVersion(ctx, name, object, current);
     return status ? prepareStatusUpdate(ctx, object, current, ns, name, stepOpts) : prepareUpdate(ctx, object, current, ns, name, stepOpts);

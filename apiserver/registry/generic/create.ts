@@ -10,7 +10,7 @@ import { alreadyExists } from '../../errors/constructors.js';
 import { isStorageError } from '../../../storage/errors.js';
 import { applyDefaults } from '../../schema/defaults.js';
 import { jsonClone } from '../patch/json-value.js';
-import { updateManagedFields } from './managed-fields.js';
+import { trackUpdate } from './managed-fields.js';
 import { encodeObject } from './object-codec.js';
 import { ensureNamespace, omitEmptyMetadata } from './object-checks.js';
 import type { WriteOptions, WriteResult } from './options.js';
@@ -21,10 +21,8 @@ import { validateForCreate } from './validate-object.js';
 
 const MAX_GENERATE_NAME_ATTEMPTS = 8;
 
-export const DEFAULT_FIELD_MANAGER = 'unknown';
-
 /** Runs the create pipeline on `obj` (owned, changed in place) up to the store write. */
-export function prepareCreate(ctx: RegistryContext, obj: KubeObject, namespace: string, opts: WriteOptions, subresource = ''): string[] {
+export function prepareCreate(ctx: RegistryContext, obj: KubeObject, namespace: string, opts: WriteOptions): string[] {
   const s = ctx.strategy;
   const meta = obj.metadata;
   stampTypeMeta(ctx, obj);
@@ -41,21 +39,12 @@ export function prepareCreate(ctx: RegistryContext, obj: KubeObject, namespace: 
   omitEmptyMetadata(obj);
   if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '') meta.name = generateName(meta.generateName!);
 
-  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, subresource);
+  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, '');
   applyDefaults(obj, s.schema);
   s.prepareForCreate?.(obj, sctx);
   validateForCreate(ctx, obj, sctx);
   const warnings = s.warnings?.(obj, undefined, sctx) ?? [];
-  if (opts.applied !== true) {
-    updateManagedFields(undefined, obj, {
-      manager: opts.fieldManager ?? DEFAULT_FIELD_MANAGER,
-      apiVersion: ctx.apiVersion,
-      subresource,
-      time: now,
-      scope: ctx.hasStatus ? 'no-status' : 'all',
-      schema: s.schema,
-    });
-  }
+  trackUpdate(ctx, undefined, obj, opts, '', now);
   s.canonicalize?.(obj);
   return warnings;
 }

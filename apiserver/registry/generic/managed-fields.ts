@@ -1,40 +1,47 @@
 /**
- * `metadata.managedFields` for the Update operations of the generic registry (create, update, patch,
- * status): the registry's entry point into registry/fieldmanager, which holds the field-set algebra and
- * Kubernetes' ownership rules (server-side apply goes through `applyObject` in apply.ts instead).
+ * `metadata.managedFields` of the generic registry's writes: the registry's entry point into
+ * registry/fieldmanager, which holds the field-set algebra and Kubernetes' ownership rules.
  *
- * The set of an Update is computed as Kubernetes does, against the kind's schema (list-type map/set/atomic,
- * map-type granular/atomic): the manager gains every field it added or changed, every other manager loses
- * those, fields that no longer exist leave every set, and the manager's `time` moves only when it gained
- * something. Fields the server owns are never tracked (apiVersion, kind, metadata name, namespace, uid,
- * resourceVersion, generation, creationTimestamp, selfLink, managedFields). On the main resource of a kind
- * with a status sub-resource `status` is not tracked; on `/status` only `status` is. More than ten Update
- * managers fold the oldest into `ancient-changes`.
+ * Create, update, patch and status writes record an Update operation (`trackUpdate`); server-side apply
+ * records its own Apply operation (apply.ts) with the same `writer`. The set of an Update is computed as
+ * Kubernetes does, against the kind's schema (list-type map/set/atomic, map-type granular/atomic): the
+ * manager gains every field it added or changed, every other manager loses those, fields that no longer
+ * exist leave every set, and the manager's `time` moves only when it gained something. Fields the server
+ * owns are never tracked (apiVersion, kind, metadata name, namespace, uid, resourceVersion, generation,
+ * creationTimestamp, selfLink, managedFields). On the main resource of a kind with a status sub-resource
+ * `status` is not tracked; on `/status` only `status` is. More than ten Update managers fold the oldest
+ * into `ancient-changes`.
  *
  * Client input: absent or empty managedFields keep the live ones; a list of exactly one empty entry resets
  * them (Kubernetes' documented reset); a malformed list is ignored (the live ones are kept).
  */
 import type { KubeObject } from '../../api/object.js';
-import type { Schema } from '../../schema/schema.js';
-import { trackUpdateOnObject } from '../fieldmanager/field-manager.js';
-import type { FieldScope } from '../fieldmanager/scope.js';
+import { trackUpdateOnObject, type WriteContext } from '../fieldmanager/field-manager.js';
+import type { WriteOptions } from './options.js';
+import type { RegistryContext } from './registry-context.js';
+import { rfc3339 } from './system-fields.js';
 
-export type { FieldScope } from '../fieldmanager/scope.js';
+/** The manager of a write that names none (no `fieldManager`, no user agent), as Kubernetes. */
+export const DEFAULT_FIELD_MANAGER = 'unknown';
 
-export interface ManagedFieldsUpdate {
-  readonly manager: string;
-  readonly apiVersion: string;
-  readonly subresource: string;
-  readonly time: string;
-  readonly scope: FieldScope;
-  /** The kind's schema: list and map types decide the paths. */
-  readonly schema: Schema;
+/** Who writes and which fields the write may own: the main resource, or `/status`. */
+export function writer(ctx: RegistryContext, opts: WriteOptions, subresource: '' | 'status', time = rfc3339(ctx.now())): WriteContext {
+  return {
+    manager: opts.fieldManager ?? DEFAULT_FIELD_MANAGER,
+    apiVersion: ctx.apiVersion,
+    subresource,
+    time,
+    scope: subresource === 'status' ? 'status-only' : ctx.hasStatus ? 'no-status' : 'all',
+    schema: ctx.strategy.schema,
+  };
 }
 
 /**
- * Sets `next.metadata.managedFields` for an Update operation from `prev` (undefined for a create) to
- * `next`. `next.metadata.managedFields` holds the client's input on entry.
+ * Sets `next.metadata.managedFields` for the Update operation of a write from `prev` (undefined for a
+ * create) to `next`, whose managedFields hold the client's input on entry. Skipped for the steps of a
+ * server-side apply (`opts.applied`), which recorded its own entry.
  */
-export function updateManagedFields(prev: KubeObject | undefined, next: KubeObject, u: ManagedFieldsUpdate): void {
-  trackUpdateOnObject(prev, next, u);
+export function trackUpdate(ctx: RegistryContext, prev: KubeObject | undefined, next: KubeObject, opts: WriteOptions, subresource: '' | 'status', time?: string): void {
+  if (opts.applied === true) return;
+  trackUpdateOnObject(prev, next, writer(ctx, opts, subresource, time));
 }

@@ -15,14 +15,12 @@ import type { KubeObject } from '../../api/object.js';
 import { badRequest, conflict } from '../../errors/constructors.js';
 import { applyDefaults } from '../../schema/defaults.js';
 import { jsonClone, jsonEqual } from '../patch/json-value.js';
-import { DEFAULT_FIELD_MANAGER } from './create.js';
 import type { UpdateOutcome } from './guaranteed-update.js';
-import { updateManagedFields } from './managed-fields.js';
+import { trackUpdate } from './managed-fields.js';
 import { checkUid, ensureName, ensureNamespace, omitEmptyMetadata } from './object-checks.js';
 import type { UpdateOptions } from './options.js';
 import { stampTypeMeta, strategyContext, type RegistryContext } from './registry-context.js';
 import { parseResourceVersion } from './resource-version.js';
-import { rfc3339 } from './system-fields.js';
 import { validateForStatusUpdate, validateForUpdate } from './validate-object.js';
 
 /** 409 when the object names a resourceVersion other than the current one (optimistic lock). */
@@ -79,16 +77,7 @@ export function prepareUpdate(ctx: RegistryContext, obj: KubeObject, old: KubeOb
   if (s.tracksGeneration === true && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
   validateForUpdate(ctx, obj, old, sctx);
   const warnings = s.warnings?.(obj, old, sctx) ?? [];
-  if (opts.applied !== true) {
-    updateManagedFields(old, obj, {
-      manager: opts.fieldManager ?? DEFAULT_FIELD_MANAGER,
-      apiVersion: ctx.apiVersion,
-      subresource: '',
-      time: rfc3339(ctx.now()),
-      scope: ctx.hasStatus ? 'no-status' : 'all',
-      schema: s.schema,
-    });
-  }
+  trackUpdate(ctx, old, obj, opts, '');
   s.canonicalize?.(obj);
   obj.metadata.resourceVersion = old.metadata.resourceVersion;
   if (obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).length === 0) {
@@ -114,16 +103,7 @@ export function prepareStatusUpdate(ctx: RegistryContext, input: KubeObject, old
     setOrDelete(obj.metadata as Record<string, unknown>, 'managedFields', input.metadata.managedFields);
   }
   validateForStatusUpdate(ctx, obj, old, sctx);
-  if (opts.applied !== true) {
-    updateManagedFields(old, obj, {
-      manager: opts.fieldManager ?? DEFAULT_FIELD_MANAGER,
-      apiVersion: ctx.apiVersion,
-      subresource: 'status',
-      time: rfc3339(ctx.now()),
-      scope: 'status-only',
-      schema: s.schema,
-    });
-  }
+  trackUpdate(ctx, old, obj, opts, 'status');
   s.canonicalize?.(obj);
   obj.metadata.resourceVersion = old.metadata.resourceVersion;
   return { type: 'write', obj, warnings: [] };
