@@ -25,16 +25,20 @@ export function shareEncodings(object: object, memo: Map<string, unknown>): void
   if (!memos.has(object)) memos.set(object, memo);
 }
 
-/** `JSON.stringify(object)`, memoized when the object is shared. */
-export function objectJson(object: object): string {
-  const memo = memos.get(object);
-  if (memo === undefined) return JSON.stringify(object);
+/** `JSON.stringify(object)` kept in `memo` (its `CachedObject.memo`): made on first use, then reused. */
+export function memoJson(object: object, memo: Map<string, unknown>): string {
   let text = memo.get(JSON_MEMO_KEY) as string | undefined;
   if (text === undefined) {
     text = JSON.stringify(object);
     memo.set(JSON_MEMO_KEY, text);
   }
   return text;
+}
+
+/** `JSON.stringify(object)`, memoized when the object is shared. */
+export function objectJson(object: object): string {
+  const memo = memos.get(object);
+  return memo === undefined ? JSON.stringify(object) : memoJson(object, memo);
 }
 
 /** An item's JSON text (`null` for what JSON drops in arrays) and its UTF-8 byte length. */

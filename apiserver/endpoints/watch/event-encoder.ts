@@ -13,7 +13,7 @@
  */
 import type { KubeObject } from '../../api/object.js';
 import type { ConversionTarget } from '../../codec/negotiate.js';
-import { JSON_MEMO_KEY } from '../../codec/shared-json.js';
+import { memoJson } from '../../codec/shared-json.js';
 import { statusBody, wireDetails } from '../../errors/status-body.js';
 import type { StatusError } from '../../errors/status-error.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
@@ -63,7 +63,7 @@ export function eventEncoder(o: EventEncoderOptions): EventEncoder {
   };
 
   const object = (cached: CachedObject<KubeObject>): string => {
-    if (target === undefined) return memoized(cached, JSON_MEMO_KEY, () => JSON.stringify(cached.object));
+    if (target === undefined) return memoJson(cached.object, cached.memo);
     if (target.kind === 'PartialObjectMetadata') {
       return memoized(cached, `pom:${targetApiVersion}`, () => JSON.stringify(toPartialObjectMetadata(cached.object, targetApiVersion)));
     }
