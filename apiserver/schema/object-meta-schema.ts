@@ -4,7 +4,7 @@
  * resources both go through `kindSchema`, so decoding, pruning and the published documents treat metadata
  * the same way everywhere. All objects here are frozen: schemas are shared and never change.
  */
-import type { Schema } from './schema.js';
+import { ptr, type ProtobufFields, type Schema } from './schema.js';
 
 const deepFreeze = <T>(value: T): T => {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -35,6 +35,7 @@ const ownerReferenceSchema: Schema = {
     },
   },
   'x-kubernetes-map-type': 'atomic',
+  protobuf: { kind: 1, name: 3, uid: 4, apiVersion: 5, controller: ptr(6), blockOwnerDeletion: ptr(7) },
 };
 
 const managedFieldsEntrySchema: Schema = {
@@ -53,6 +54,7 @@ const managedFieldsEntrySchema: Schema = {
     },
     subresource: str('Name of the sub-resource the object was updated through; empty for the main resource.'),
   },
+  protobuf: { manager: 1, operation: 2, apiVersion: 3, time: ptr(4), fieldsType: 6, fieldsV1: ptr(7), subresource: 8 },
 };
 
 /** ObjectMeta as served by Kubernetes v1.32 (no `clusterName`, removed in 1.25). */
@@ -101,6 +103,11 @@ export const objectMetaSchema: Schema = deepFreeze<Schema>({
       'x-kubernetes-list-type': 'atomic',
     },
   },
+  protobuf: {
+    name: 1, generateName: 2, namespace: 3, selfLink: 4, uid: 5, resourceVersion: 6, generation: 7, creationTimestamp: 8,
+    deletionTimestamp: ptr(9), deletionGracePeriodSeconds: ptr(10), labels: 11, annotations: 12, ownerReferences: 13,
+    finalizers: 14, managedFields: 17,
+  },
 });
 
 /** ListMeta: the metadata of list responses. */
@@ -113,6 +120,7 @@ export const listMetaSchema: Schema = deepFreeze<Schema>({
     continue: str('Set when more items are available: pass it back to fetch the next chunk. Expires with compaction.'),
     remainingItemCount: int64('Number of items after this chunk, when the list is not filtered. May be an estimate.'),
   },
+  protobuf: { selfLink: 1, resourceVersion: 2, continue: 3, remainingItemCount: ptr(4) },
 });
 
 const apiVersionSchema = str(
@@ -124,10 +132,11 @@ const metadataSchema: Schema = objectMetaSchema;
 /**
  * A kind's whole schema: its own `properties` plus `apiVersion`, `kind` and `metadata`. A kind may not
  * redefine those three (its own entries would be ignored). `required` lists the kind's own required
- * fields; `apiVersion`/`kind` are never required (the server defaults them from the URL). The result is
- * frozen.
+ * fields; `apiVersion`/`kind` are never required (the server defaults them from the URL). `protobuf` gives
+ * the field numbers of the kind's own properties (`metadata` is 1); without it the kind has no protobuf
+ * form. The result is frozen.
  */
-export function kindSchema(description: string, properties: Record<string, Schema>, required?: string[]): Schema {
+export function kindSchema(description: string, properties: Record<string, Schema>, required?: string[], protobuf?: ProtobufFields): Schema {
   // apiVersion, kind and metadata come first, as in Kubernetes' documents (kubectl explain keeps the order).
   const all: Record<string, Schema> = { apiVersion: apiVersionSchema, kind: kindFieldSchema, metadata: metadataSchema };
   for (const [name, s] of Object.entries(properties)) if (!(name in all)) all[name] = s;
@@ -136,6 +145,8 @@ export function kindSchema(description: string, properties: Record<string, Schem
     description,
     properties: all,
     ...(required !== undefined && required.length > 0 ? { required: [...required] } : {}),
+    // Top-level objects carry no TypeMeta in protobuf (it travels in the envelope); metadata is always 1.
+    ...(protobuf === undefined ? {} : { protobuf: { metadata: 1, ...protobuf } }),
   };
   return deepFreeze(schema);
 }

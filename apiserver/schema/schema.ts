@@ -76,6 +76,36 @@ export interface Schema {
   readonly 'x-kubernetes-patch-merge-key'?: string;
   /** CEL rules evaluated against this node (the CRD and admission issues evaluate them). */
   readonly 'x-kubernetes-validations'?: readonly ValidationRule[];
+  /**
+   * Protobuf field numbers of an object node's properties (Kubernetes' `generated.proto`), beside the
+   * schema so a kind's JSON, YAML, OpenAPI and protobuf forms come from one definition. A kind whose
+   * schema carries them is served in protobuf (`apiserver/codec/protobuf/`); custom resources never are.
+   * Every property of such a node needs a number. Never published.
+   */
+  readonly protobuf?: ProtobufFields;
+  /**
+   * The protobuf wire form of this value where the JSON schema alone does not tell it (never published):
+   * `quantity` (`resource.Quantity`, a message {string = 1}), `microtime` (`MicroTime`, an RFC 3339 string
+   * with microseconds in JSON), `duration` (`metav1.Duration`, a Go duration string in JSON, int64
+   * nanoseconds on the wire).
+   */
+  readonly protobufType?: 'quantity' | 'microtime' | 'duration';
   /** Published on each kind's top-level schema: the group/version/kind it describes. */
   readonly 'x-kubernetes-group-version-kind'?: readonly { readonly group: string; readonly version: string; readonly kind: string }[];
 }
+
+/**
+ * One property's protobuf field. `pointer`: a pointer (or otherwise presence-tracked) field in Go, so a
+ * zero value on the wire (`false`, `0`, `""`) was set on purpose and is kept when decoding; zero values of
+ * plain fields are dropped, as Go's JSON `omitempty` drops them (defaults restore required zeros).
+ */
+export interface ProtobufField {
+  readonly tag: number;
+  readonly pointer?: boolean;
+}
+
+/** Property name -> field number (a plain number: not a pointer). */
+export type ProtobufFields = Readonly<Record<string, number | ProtobufField>>;
+
+/** A pointer field's number (`*bool`, `*int64`, `*string`, ...). */
+export const ptr = (tag: number): ProtobufField => ({ tag, pointer: true });

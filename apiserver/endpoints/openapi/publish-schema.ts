@@ -20,6 +20,8 @@ const gvkExtension = 'x-kubernetes-group-version-kind';
 const kubectlReadsToo = new Set(['x-kubernetes-patch-strategy', 'x-kubernetes-patch-merge-key']);
 const extensionPrefix = 'x-kubernetes-';
 const dropInV2 = new Set(['nullable', 'anyOf', 'oneOf', 'not']);
+/** Internal annotations (protobuf field numbers and wire forms), never published. */
+const internal = new Set(['protobuf', 'protobufType']);
 
 export type Published = Record<string, unknown>;
 
@@ -68,7 +70,7 @@ export function schemaPublisher(naming: Naming, dialect: Dialect, refs: Readonly
       out['format'] = 'int-or-string';
     }
     for (const [key, value] of Object.entries(s)) {
-      if (value === undefined) continue;
+      if (value === undefined || internal.has(key)) continue;
       if (dialect === 'v2' && dropInV2.has(key)) continue;
       if (dialect === 'v2' && intOrString && key === 'x-kubernetes-int-or-string') continue;
       switch (key) {

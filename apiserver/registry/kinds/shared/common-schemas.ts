@@ -71,6 +71,7 @@ export const quantitySchema = (description: string): Schema => ({
   'x-kubernetes-int-or-string': true,
   anyOf: [{ type: 'integer' }, { type: 'string' }],
   pattern: QUANTITY_PATTERN,
+  protobufType: 'quantity',
 });
 
 /** `map[ResourceName]Quantity` (capacity, allocatable). */
