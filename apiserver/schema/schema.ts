@@ -102,6 +102,14 @@ export interface Schema {
 export interface ProtobufField {
   readonly tag: number;
   readonly pointer?: boolean;
+  /**
+   * The field belongs to a Go embedded (`json:",inline"`) struct: JSON flattens its fields into this
+   * object, protobuf nests them in one message at field `embedded` of this message (a Volume's sources in
+   * VolumeSource = 2, a key selector's `name` in LocalObjectReference = 1, an ephemeral container's
+   * Container fields in EphemeralContainerCommon = 1). `tag` is the number inside that message. Embedded
+   * structs are never pointers: Go writes the embedded message always, even when it is empty.
+   */
+  readonly embedded?: number;
 }
 
 /** Property name -> field number (a plain number: not a pointer). */
@@ -109,3 +117,6 @@ export type ProtobufFields = Readonly<Record<string, number | ProtobufField>>;
 
 /** A pointer field's number (`*bool`, `*int64`, `*string`, ...). */
 export const ptr = (tag: number): ProtobufField => ({ tag, pointer: true });
+/** A field of the Go embedded struct at field `embedded` (see `ProtobufField.embedded`). */
+export const inline = (embedded: number, field: number | ProtobufField): ProtobufField =>
+  typeof field === 'number' ? { tag: field, embedded } : { ...field, embedded };
