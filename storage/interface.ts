@@ -90,6 +90,31 @@ export interface TxnResult {
   readonly current: readonly (KeyValue | undefined)[];
 }
 
+/**
+ * Options of a single-key write (`create`, `update`).
+ *
+ * Time to live: with `ttlSeconds` > 0 the store itself deletes the key once that many seconds have passed
+ * since THIS write, the way etcd expires a key attached to a lease (kube-apiserver stores Events so, with
+ * `--event-ttl`). Each write decides for itself: an update with a ttl starts a new countdown from the
+ * update; an update without one (and any `txn` put) makes the key permanent again, as an etcd put without
+ * a lease does. Unset or 0: no expiry.
+ *
+ * The expiry is an ordinary delete at a new revision, decided against the version the ttl was given to
+ * (a key written again meanwhile is left alone): watchers see a `delete` event with the previous value and
+ * reads afterwards miss the key. It is not instantaneous: a key may still be read shortly after its time
+ * (etcd checks leases about twice a second; the embedded store's timer fires on time unless the process is
+ * busy or down, and catches up at start-up), and etcd may keep it somewhat longer (its minimum lease ttl,
+ * and the etcd backend reuses one lease for writes that arrive close together, granted long enough that no
+ * key lives shorter than asked). Must be a non-negative integer up to 9,000,000,000 (etcd's maximum lease
+ * ttl), else `InvalidArgument`.
+ */
+export interface WriteOptions {
+  readonly ttlSeconds?: number;
+}
+
+/** etcd's largest lease ttl; both backends accept ttls up to it. */
+export const MAX_TTL_SECONDS = 9_000_000_000;
+
 export interface WriteResult {
   /** The revision of the write: the new modRevision of the key. */
   readonly revision: number;
@@ -157,14 +182,17 @@ export interface Store {
 
   /**
    * Creates `key`. Throws `AlreadyExists` (with `current`) when it exists. Returns the write's revision.
+   * `options.ttlSeconds` makes the store delete the key later (see `WriteOptions`).
    */
-  create(key: string, value: Uint8Array): Promise<WriteResult>;
+  create(key: string, value: Uint8Array, options?: WriteOptions): Promise<WriteResult>;
 
   /**
    * Replaces `key` if its modRevision equals `expectedModRevision`. Throws `Conflict` (with `current`, the
-   * fresh state) when it differs, `NotFound` when the key does not exist.
+   * fresh state) when it differs, `NotFound` when the key does not exist. The key's expiry is replaced
+   * too: `options.ttlSeconds` restarts it from this write, no ttl makes the key permanent (see
+   * `WriteOptions`).
    */
-  update(key: string, value: Uint8Array, expectedModRevision: number): Promise<WriteResult>;
+  update(key: string, value: Uint8Array, expectedModRevision: number, options?: WriteOptions): Promise<WriteResult>;
 
   /**
    * Deletes `key`, if `expectedModRevision` is given only when its modRevision equals it. Throws `NotFound`
@@ -174,7 +202,8 @@ export interface Store {
 
   /**
    * A multi-key transaction: if every compare holds, apply all ops at one new revision. Ops on the same key
-   * apply in order. Never throws for a failed compare: see `TxnResult`.
+   * apply in order. Never throws for a failed compare: see `TxnResult`. Puts carry no ttl: a put key is
+   * permanent afterwards.
    */
   txn(compares: readonly Compare[], ops: readonly TxnOp[]): Promise<TxnResult>;
 

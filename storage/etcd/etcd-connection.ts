@@ -4,6 +4,9 @@ import { neverSent, retriableRead } from './translate-error.js';
 /** The KV methods this backend calls, with etcd's raw request/response messages (see `proto.ts`). */
 export type KvMethod = 'range' | 'put' | 'deleteRange' | 'txn' | 'compact';
 
+/** The Lease methods this backend calls (ttls of keys, see `lease-manager.ts`). */
+export type LeaseMethod = 'leaseGrant';
+
 export interface ConnectionOptions {
   readonly endpoints: readonly string[];
   /** Deadline of one unary call including its retries, in milliseconds. */
@@ -34,7 +37,7 @@ type UnaryFn = (req: unknown, md: Metadata, opts: { deadline: number }, cb: (err
 /** etcd3's connection pool: hosts, per-host circuit breakers, a shuffled host order per call. */
 interface Pool {
   withConnection<T>(
-    service: 'KV' | 'Watch',
+    service: 'KV' | 'Lease' | 'Watch',
     fn: (c: { resource: unknown; client: Record<string, unknown>; metadata: Metadata }) => Promise<T> | T,
   ): Promise<T>;
   markFailed(resource: unknown, err: Error): void;
@@ -84,11 +87,26 @@ export class EtcdConnection {
    * One KV call with a deadline of `timeoutMs` (default: the connection's) covering its retries. Rejects
    * with etcd3's typed error (classify it with `classifyEtcdError`).
    */
-  async kv<Res>(method: KvMethod, req: unknown, idempotent: boolean, timeoutMs = this.options.callTimeoutMs): Promise<Res> {
+  kv<Res>(method: KvMethod, req: unknown, idempotent: boolean, timeoutMs = this.options.callTimeoutMs): Promise<Res> {
+    return this.unary('KV', method, req, idempotent, timeoutMs);
+  }
+
+  /** One Lease call, with the same deadline and retry rules as `kv`. */
+  lease<Res>(method: LeaseMethod, req: unknown, idempotent: boolean, timeoutMs = this.options.callTimeoutMs): Promise<Res> {
+    return this.unary('Lease', method, req, idempotent, timeoutMs);
+  }
+
+  private async unary<Res>(
+    service: 'KV' | 'Lease',
+    method: string,
+    req: unknown,
+    idempotent: boolean,
+    timeoutMs: number,
+  ): Promise<Res> {
     const deadline = Date.now() + timeoutMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.pool.withConnection('KV', ({ client, metadata }) =>
+        return await this.pool.withConnection(service, ({ client, metadata }) =>
           call<Res>(client[method] as UnaryFn, client, metadata, req, deadline),
         );
       } catch (err) {

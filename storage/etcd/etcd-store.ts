@@ -10,8 +10,10 @@ import type {
   TxnResult,
   WatchBatch,
   WatchOptions,
+  WriteOptions,
   WriteResult,
 } from '../interface.js';
+import { MAX_TTL_SECONDS } from '../interface.js';
 import {
   StorageError,
   alreadyExists,
@@ -25,7 +27,16 @@ import {
 import { CompactionTracker } from './compaction.js';
 import { EtcdConnection, type KvMethod } from './etcd-connection.js';
 import { toKeyValue } from './key-value.js';
-import type { RawDeleteRangeResponse, RawRangeRequest, RawRangeResponse, RawTxnResponse } from './proto.js';
+import { LeaseManager, type LeaseManagerOptions } from './lease-manager.js';
+import type {
+  RawDeleteRangeResponse,
+  RawLeaseGrantRequest,
+  RawLeaseGrantResponse,
+  RawPutRequest,
+  RawRangeRequest,
+  RawRangeResponse,
+  RawTxnResponse,
+} from './proto.js';
 import { rangeList } from './range.js';
 import { classifyEtcdError } from './translate-error.js';
 import { guarded, multiKeyTxn, readBack } from './txn.js';
@@ -46,6 +57,8 @@ export interface EtcdStoreOptions {
   readonly watchersPerStream?: number;
   /** Extra grpc-js channel options. */
   readonly grpcOptions?: Readonly<Record<string, string | number>>;
+  /** How writes with a ttl share etcd leases (see lease-manager.ts). Default: kube-apiserver's. */
+  readonly leases?: LeaseManagerOptions;
 }
 
 /** Opens a store over an etcd 3.4+ cluster. Connections are made lazily: an unreachable cluster fails calls
@@ -62,6 +75,10 @@ const PROBE_KEY = Buffer.from([0]);
  * The Store contract over etcd (see storage/interface.ts). Keys pass through unchanged, values are bytes,
  * revisions are etcd's. Every write is one etcd Txn or DeleteRange: one round trip, no retries of a write
  * that may have been applied (see etcd-connection.ts). Reads are linearizable unless at a revision.
+ *
+ * A write with a ttl attaches the key to an etcd lease (shared by nearby writes, see lease-manager.ts);
+ * etcd deletes the key when the lease expires, and its watchers see an ordinary delete with the previous
+ * value. A write without one attaches none, which detaches the key from a lease it had.
  */
 export class EtcdStore implements Store {
   private readonly connection: EtcdConnection;
@@ -69,6 +86,7 @@ export class EtcdStore implements Store {
   private readonly watches: WatchHub;
   private readonly pageSize: number;
   private readonly checkTimeoutMs: number;
+  private readonly leases: LeaseManager;
   private closed = false;
 
   constructor(options: EtcdStoreOptions) {
@@ -79,6 +97,7 @@ export class EtcdStore implements Store {
     });
     this.pageSize = options.rangePageSize ?? 10_000;
     this.checkTimeoutMs = options.checkTimeoutMs ?? 2_000;
+    this.leases = new LeaseManager((ttl) => this.grantLease(ttl), options.leases);
     this.watches = new WatchHub(this.connection, this.compaction, {
       bufferEvents: options.watchBufferEvents ?? 10_000,
       watchersPerStream: options.watchersPerStream ?? 1_000,
@@ -97,22 +116,55 @@ export class EtcdStore implements Store {
     return rangeList((req) => this.read(req, requested), prefix, options, this.pageSize);
   }
 
-  async create(key: string, value: Uint8Array): Promise<WriteResult> {
+  async create(key: string, value: Uint8Array, options?: WriteOptions): Promise<WriteResult> {
     const k = Buffer.from(key);
-    const res = await this.write<RawTxnResponse>('txn', guarded(k, 0, { request_put: { key: k, value } }));
+    const ttl = checkTtl(options);
+    const res = await this.guardedPut(k, 0, value, ttl);
     if (!res.succeeded) throw alreadyExists(key, readBack(res.responses[0]));
     return { revision: Number(res.header.revision) };
   }
 
-  async update(key: string, value: Uint8Array, expectedModRevision: number): Promise<WriteResult> {
+  async update(key: string, value: Uint8Array, expectedModRevision: number, options?: WriteOptions): Promise<WriteResult> {
     const k = Buffer.from(key);
+    const ttl = checkTtl(options);
     if (expectedModRevision === 0) throw await this.mismatch(key);
-    const res = await this.write<RawTxnResponse>(
-      'txn',
-      guarded(k, checkModRevision(expectedModRevision), { request_put: { key: k, value } }),
-    );
+    const res = await this.guardedPut(k, checkModRevision(expectedModRevision), value, ttl);
     if (!res.succeeded) throw missingOrConflict(key, readBack(res.responses[0]));
     return { revision: Number(res.header.revision) };
+  }
+
+  /**
+   * A put guarded by the key's modRevision, attached to a lease when `ttl` > 0. etcd refuses a put whose
+   * lease is gone (revoked, or expired sooner than this clock expected) without applying anything, so
+   * that one failure is retried once with a fresh lease.
+   */
+  private async guardedPut(k: Buffer, expected: number, value: Uint8Array, ttl: number): Promise<RawTxnResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const put: RawPutRequest = { key: k, value };
+      if (ttl > 0) put.lease = await this.leaseFor(ttl);
+      try {
+        return await this.write<RawTxnResponse>('txn', guarded(k, expected, { request_put: put }));
+      } catch (err) {
+        if (put.lease === undefined || attempt > 0 || !leaseNotFound(err)) throw err;
+        this.leases.forget(put.lease);
+      }
+    }
+  }
+
+  private async leaseFor(ttl: number): Promise<string> {
+    try {
+      return await this.leases.leaseFor(ttl);
+    } catch (err) {
+      throw this.finalError(err);
+    }
+  }
+
+  /** Lease grants may be retried like reads: a grant whose answer was lost leaves an unused lease that expires. */
+  private async grantLease(ttl: number): Promise<string> {
+    const req: RawLeaseGrantRequest = { TTL: Math.min(ttl, MAX_TTL_SECONDS), ID: 0 };
+    const res = await this.connection.lease<RawLeaseGrantResponse>('leaseGrant', req, true);
+    if (res.error !== '') throw unavailable(`etcd: lease grant failed: ${res.error}`);
+    return res.ID;
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
@@ -259,6 +311,21 @@ function checkRevision(revision: number | undefined): number {
   const r = revision ?? 0;
   if (!Number.isSafeInteger(r) || r < 0) throw invalidArgument(`invalid revision ${String(revision)}`);
   return r;
+}
+
+/** `WriteOptions.ttlSeconds`: unset (0), or an integer from 0 to MAX_TTL_SECONDS. */
+function checkTtl(options: WriteOptions | undefined): number {
+  const ttl = options?.ttlSeconds ?? 0;
+  if (!Number.isSafeInteger(ttl) || ttl < 0 || ttl > MAX_TTL_SECONDS) {
+    throw invalidArgument(`ttlSeconds must be an integer from 0 to ${MAX_TTL_SECONDS}, got ${String(options?.ttlSeconds)}`);
+  }
+  return ttl;
+}
+
+/** etcd refused a put because its lease does not exist (the message is all etcd3 keeps). */
+function leaseNotFound(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.includes('requested lease not found');
 }
 
 function checkModRevision(revision: number): number {

@@ -33,6 +33,22 @@ export interface RawRangeResponse {
 export interface RawPutRequest {
   key: Buffer;
   value: Uint8Array;
+  /** The lease to attach the key to (a decimal string as granted); unset or 0: none, which detaches it. */
+  lease?: string;
+}
+
+export interface RawLeaseGrantRequest {
+  TTL: number;
+  ID: number;
+}
+
+export interface RawLeaseGrantResponse {
+  readonly header: RawHeader;
+  /** The granted lease's id, as a decimal string. */
+  readonly ID: string;
+  /** The ttl etcd chose: at least the one asked for (etcd raises ttls below its minimum, ~2 s). */
+  readonly TTL: string;
+  readonly error: string;
 }
 
 export interface RawDeleteRangeRequest {

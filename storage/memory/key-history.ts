@@ -1,14 +1,19 @@
 import type { KeyValue } from '../interface.js';
 
 /**
- * The retained versions of one key, oldest first: parallel arrays of revisions and states, where an
- * undefined state is a tombstone (the key was deleted at that revision). Versions are only appended (at
- * increasing revisions) and only dropped from the front by compaction; KeyValue objects are shared with
- * watch events and never mutated.
+ * The retained versions of one key, oldest first: parallel arrays of revisions, states and expiry times,
+ * where an undefined state is a tombstone (the key was deleted at that revision). Versions are only
+ * appended (at increasing revisions) and only dropped from the front by compaction; KeyValue objects are
+ * shared with watch events and never mutated.
+ *
+ * `expiries[i]` is when version i's ttl runs out, in ms since the epoch (wall clock, so it means the same
+ * after a restart); 0 for no ttl and for tombstones. Only the newest version's expiry is ever acted on; the
+ * older ones are kept so a snapshot of any durable revision carries the right one.
  */
 export class KeyHistory {
   readonly revs: number[] = [];
   readonly kvs: (KeyValue | undefined)[] = [];
+  readonly expiries: number[] = [];
 
   /** The newest state, including versions not yet durable. */
   latest(): KeyValue | undefined {
@@ -33,9 +38,16 @@ export class KeyHistory {
     return lo === 0 ? undefined : this.kvs[lo - 1];
   }
 
-  append(rev: number, kv: KeyValue | undefined): void {
+  /** The newest version's expiry (0: none, or no versions). */
+  latestExpiry(): number {
+    const n = this.expiries.length;
+    return n === 0 ? 0 : this.expiries[n - 1]!;
+  }
+
+  append(rev: number, kv: KeyValue | undefined, expiresAt = 0): void {
     this.revs.push(rev);
     this.kvs.push(kv);
+    this.expiries.push(kv === undefined ? 0 : expiresAt);
   }
 
   /**
@@ -52,6 +64,7 @@ export class KeyHistory {
     if (keepFrom > 0) {
       revs.splice(0, keepFrom);
       this.kvs.splice(0, keepFrom);
+      this.expiries.splice(0, keepFrom);
     }
   }
 

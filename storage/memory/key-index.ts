@@ -43,15 +43,18 @@ export class KeyIndex {
     return this.histories.get(key)?.at(rev);
   }
 
-  /** Appends a version (undefined: a tombstone) at `rev`, which must exceed every revision in the index. */
-  append(key: string, rev: number, kv: KeyValue | undefined): void {
+  /**
+   * Appends a version (undefined: a tombstone) at `rev`, which must exceed every revision in the index;
+   * `expiresAt` is its ttl's end in epoch ms (0: none).
+   */
+  append(key: string, rev: number, kv: KeyValue | undefined, expiresAt = 0): void {
     let h = this.histories.get(key);
     if (h === undefined) {
       h = new KeyHistory();
       this.histories.set(key, h);
       this.insertKey(key);
     }
-    h.append(rev, kv);
+    h.append(rev, kv, expiresAt);
     if (h.compactable) this.compactWorklist.add(key);
   }
 

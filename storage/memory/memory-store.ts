@@ -11,6 +11,7 @@ import type {
   TxnResult,
   WatchBatch,
   WatchOptions,
+  WriteOptions,
   WriteResult,
 } from '../interface.js';
 import {
@@ -24,6 +25,8 @@ import {
   unavailable,
 } from '../errors.js';
 import { DataDirLock } from './data-dir-lock.js';
+import type { Expiry } from './expiry-queue.js';
+import { ExpiryTimer } from './expiry-timer.js';
 import { DEFAULTS, type MemoryStoreOptions } from './memory-store-options.js';
 import { GroupCommit } from './group-commit.js';
 import type { MvccState } from './mvcc-state.js';
@@ -31,7 +34,7 @@ import { encodeCompact, encodeTxn, type RecordOp } from './record-codec.js';
 import { recover, type Recovered } from './recovery.js';
 import { SnapshotScheduler } from './snapshot-scheduler.js';
 import { planOps } from './txn-plan.js';
-import { checkKey, checkPrefix, checkRevision, checkValue } from './validate.js';
+import { checkKey, checkPrefix, checkRevision, checkTtl, checkValue } from './validate.js';
 import { WatchHub } from './watch-hub.js';
 
 export type { MemoryStoreOptions } from './memory-store-options.js';
@@ -77,6 +80,12 @@ export async function openMemoryStore(options: MemoryStoreOptions): Promise<Memo
  * then does the committed read point (`committed`) move past it. Reads, lists and watches see revisions
  * <= `committed` only, so nobody observes a write that a crash could still lose. A failure decided against
  * a not-yet-durable version (a Conflict, AlreadyExists...) also waits for that version to be durable.
+ *
+ * Time to live: each version written with a ttl records its expiry (epoch ms) in the key's history, the
+ * log record and snapshots, so it survives restarts. One timer (`ExpiryTimer`) deletes due keys through
+ * `write` like any other delete (a revision, fsync, watch events with previous values). The check that the
+ * due version is still the key's newest and the delete's installation happen in one synchronous step, so a
+ * concurrent update that refreshed the key (a newer modRevision) always wins.
  */
 export class MemoryStore implements Store {
   /** The durable revision: the read point for everyone. */
@@ -90,13 +99,14 @@ export class MemoryStore implements Store {
   private durableWaiters: { rev: number; resolve: () => void; reject: (e: unknown) => void }[] = [];
   private failure: StorageError | undefined;
   private closing: Promise<void> | undefined;
+  private readonly expiries: ExpiryTimer;
 
   constructor(
     options: MemoryStoreOptions,
     private readonly lock: DataDirLock,
     private readonly state: MvccState,
     recovered: Recovered,
-    logger: { warn(message: string): void },
+    private readonly logger: { warn(message: string): void },
   ) {
     this.committed = state.revision;
     this.compactTarget = state.compactedRevision;
@@ -116,6 +126,12 @@ export class MemoryStore implements Store {
       failed: (err, entries) => this.onFailed(err, entries),
       between: () => this.snapshots.maybeRotate(),
     });
+    // Expiries recovered from the data directory, overdue ones included: they fire at once.
+    this.expiries = new ExpiryTimer((due) => this.expire(due));
+    for (const [key, h] of state.index.entries()) {
+      const at = h.latestExpiry();
+      if (at > 0) this.expiries.track({ at, key, modRevision: h.latest()!.modRevision });
+    }
   }
 
   // ---- reads -------------------------------------------------------------------------------------
@@ -164,28 +180,30 @@ export class MemoryStore implements Store {
 
   // ---- writes ------------------------------------------------------------------------------------
 
-  async create(key: string, value: Uint8Array): Promise<WriteResult> {
+  async create(key: string, value: Uint8Array, options?: WriteOptions): Promise<WriteResult> {
     this.ensureUsable();
     checkKey(key);
     checkValue(value);
+    const expiresAt = expiryOf(checkTtl(options));
     const cur = this.state.index.latest(key);
     if (cur !== undefined) {
       await this.settled(key);
       throw alreadyExists(key, cur);
     }
-    return { revision: await this.write([{ key, value, createRevision: this.state.revision + 1 }]) };
+    return { revision: await this.write([{ key, value, createRevision: this.state.revision + 1, expiresAt }]) };
   }
 
-  async update(key: string, value: Uint8Array, expectedModRevision: number): Promise<WriteResult> {
+  async update(key: string, value: Uint8Array, expectedModRevision: number, options?: WriteOptions): Promise<WriteResult> {
     this.ensureUsable();
     checkKey(key);
     checkValue(value);
+    const expiresAt = expiryOf(checkTtl(options));
     const cur = this.state.index.latest(key);
     if (cur === undefined || cur.modRevision !== expectedModRevision) {
       await this.settled(key);
       throw cur === undefined ? notFound(key) : conflict(key, cur);
     }
-    return { revision: await this.write([{ key, value, createRevision: cur.createRevision }]) };
+    return { revision: await this.write([{ key, value, createRevision: cur.createRevision, expiresAt }]) };
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
@@ -245,14 +263,38 @@ export class MemoryStore implements Store {
 
   /**
    * Assigns the next revision to `changes`, installs them (visible to later evaluations, not to reads),
-   * and resolves with the revision once durable.
+   * and resolves with the revision once durable. Puts with an expiry are handed to the expiry timer.
    */
   private write(changes: RecordOp[]): Promise<number> {
     const rev = this.state.revision + 1;
     const { frame, values } = encodeTxn(rev, changes);
     const batch = this.state.install(rev, changes, values);
+    for (const c of changes) {
+      if (c.expiresAt !== undefined && c.expiresAt > 0) this.expiries.track({ at: c.expiresAt, key: c.key, modRevision: rev });
+    }
     return new Promise<number>((resolve, reject) =>
       this.commits.submit({ frame, revision: rev, batch, compactTo: 0, resolve: () => resolve(rev), reject }),
+    );
+  }
+
+  /**
+   * Deletes the due keys, in one transaction, whose newest version (pending ones included) is still the
+   * one the ttl was given to; a key written or deleted since is left alone. Checking and installing in the
+   * same synchronous step is what makes this a compare-and-delete on modRevision.
+   */
+  private expire(due: readonly Expiry[]): void {
+    if (this.failure !== undefined || this.closing !== undefined) return;
+    const changes: RecordOp[] = [];
+    const taken = new Set<string>();
+    for (const e of due) {
+      if (this.state.index.latest(e.key)?.modRevision !== e.modRevision || taken.has(e.key)) continue;
+      taken.add(e.key);
+      changes.push({ key: e.key, value: undefined, createRevision: 0 });
+    }
+    if (changes.length === 0) return;
+    // A failed write fails the whole store (onFailed); nobody awaits this one, so only log it.
+    this.write(changes).catch((err: unknown) =>
+      this.logger.warn(`deleting ${changes.length} expired key(s) failed: ${(err as Error)?.message ?? String(err)}`),
     );
   }
 
@@ -333,6 +375,7 @@ export class MemoryStore implements Store {
   }
 
   private async doClose(): Promise<void> {
+    this.expiries.stop();
     await this.commits.idle();
     this.hub.endAll(unavailable('the store is closed'));
     await this.snapshots.close();
@@ -349,8 +392,18 @@ export class MemoryStore implements Store {
     return this.snapshots.idle();
   }
 
+  /** For tests: pending expiries, stale ones included. */
+  get expiryCount(): number {
+    return this.expiries.size;
+  }
+
   /** For tests: the number of open watches. */
   get watchCount(): number {
     return this.hub.size;
   }
+}
+
+/** The expiry of a write with `ttlSeconds` (0: none), from now. */
+function expiryOf(ttlSeconds: number): number {
+  return ttlSeconds > 0 ? Date.now() + ttlSeconds * 1000 : 0;
 }

@@ -32,7 +32,7 @@ export class MvccState {
       const value = values[i];
       if (value !== undefined) {
         const kv: KeyValue = { key: op.key, value, createRevision: op.createRevision, modRevision: rev };
-        index.append(op.key, rev, kv);
+        index.append(op.key, rev, kv, op.expiresAt ?? 0);
         events[i] = { type: 'put', kv, prev };
       } else {
         if (prev === undefined) throw new Error(`delete of missing key ${op.key} at revision ${rev}`);

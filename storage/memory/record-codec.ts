@@ -11,6 +11,8 @@
  *   TXN      u8 1 | rev:u48 | count:u32 | count x op
  *            op = u8 1 (put) | keyLen:u32 | key | createRevision:u48 | valueLen:u32 | value
  *               | u8 2 (delete) | keyLen:u32 | key
+ *               | u8 3 (put with a ttl) | keyLen:u32 | key | createRevision:u48 | expiresAt:u48 | valueLen:u32
+ *                 | value                                    (expiresAt: epoch milliseconds)
  *   COMPACT  u8 2 | rev:u48
  * Snapshot payloads are defined in `snapshot.ts` with the same primitives (`RecordWriter`, `RecordReader`).
  */
@@ -27,6 +29,8 @@ export const enum RecordType {
 export const enum OpKind {
   Put = 1,
   Delete = 2,
+  /** A put whose key expires: logs written before ttls existed never hold it, so old logs still read. */
+  PutExpiring = 3,
 }
 
 /** One net change of a transaction as logged: a put (`value` set) or a delete (`value` undefined). */
@@ -34,6 +38,8 @@ export interface RecordOp {
   readonly key: string;
   readonly value: Uint8Array | undefined;
   readonly createRevision: number;
+  /** Puts only: when the store deletes the key, in epoch milliseconds. Unset or 0: never. */
+  readonly expiresAt?: number;
 }
 
 /** Sequential writer over a pre-sized frame; `finish` fills in the header. */
@@ -137,7 +143,7 @@ export function encodeTxn(revision: number, ops: readonly RecordOp[]): EncodedTx
     const op = ops[i]!;
     const kl = Buffer.byteLength(op.key, 'utf8');
     keyLengths[i] = kl;
-    size += 1 + 4 + kl + (op.value === undefined ? 0 : 6 + 4 + op.value.length);
+    size += 1 + 4 + kl + (op.value === undefined ? 0 : 6 + 4 + op.value.length + (op.expiresAt ? 6 : 0));
   }
   const w = new RecordWriter(size);
   w.u8(RecordType.Txn);
@@ -146,12 +152,14 @@ export function encodeTxn(revision: number, ops: readonly RecordOp[]): EncodedTx
   const values = new Array<Uint8Array | undefined>(ops.length);
   for (let i = 0; i < ops.length; i++) {
     const op = ops[i]!;
-    w.u8(op.value === undefined ? OpKind.Delete : OpKind.Put);
+    const expiring = op.value !== undefined && (op.expiresAt ?? 0) > 0;
+    w.u8(op.value === undefined ? OpKind.Delete : expiring ? OpKind.PutExpiring : OpKind.Put);
     w.str(op.key, keyLengths[i]!);
     if (op.value === undefined) {
       values[i] = undefined;
     } else {
       w.u48(op.createRevision);
+      if (expiring) w.u48(op.expiresAt!);
       const at = w.bytes(op.value);
       // A plain Uint8Array view (not a Buffer): callers compare values as Uint8Array.
       values[i] = new Uint8Array(w.buf.buffer, w.buf.byteOffset + at, op.value.length);
@@ -189,6 +197,10 @@ export function decodeLogRecord(buf: Buffer, start: number, end: number): Decode
     if (kind === OpKind.Put) {
       const createRevision = r.u48();
       ops.push({ key, createRevision, value: r.bytes() });
+    } else if (kind === OpKind.PutExpiring) {
+      const createRevision = r.u48();
+      const expiresAt = r.u48();
+      ops.push({ key, createRevision, expiresAt, value: r.bytes() });
     } else if (kind === OpKind.Delete) {
       ops.push({ key, createRevision: 0, value: undefined });
     } else {

@@ -10,7 +10,9 @@ import { RecordReader, RecordWriter, scanFrames } from './record-codec.js';
  *
  *   META   u8 10 | seq:u48 | revision:u48 | compactedRevision:u48
  *   KEY    u8 11 | key | count:u32 | count x (modRevision:u48 | u8 1 | createRevision:u48 | value
- *                                             | modRevision:u48 | u8 2)            (2: tombstone)
+ *                                             | modRevision:u48 | u8 2             (2: tombstone)
+ *                                             | modRevision:u48 | u8 3 | createRevision:u48
+ *                                               | expiresAt:u48 | value)          (3: a put with a ttl)
  *   EVENT  u8 12 | u8 1 put / 2 delete | key | kv | u8 hasPrev | prev        (kv = create:u48 mod:u48 value)
  *   END    u8 13 | keys:u32 | events:u32
  *
@@ -34,7 +36,13 @@ export interface SnapshotImage {
   readonly seq: number;
   readonly revision: number;
   readonly compactedRevision: number;
-  readonly keys: { readonly key: string; readonly revs: number[]; readonly kvs: (KeyValue | undefined)[] }[];
+  readonly keys: {
+    readonly key: string;
+    readonly revs: number[];
+    readonly kvs: (KeyValue | undefined)[];
+    /** Per version, its ttl's end in epoch ms (0: none): expiries survive restarts through snapshots too. */
+    readonly expiries: number[];
+  }[];
   readonly boundary: WatchBatch | undefined;
 }
 
@@ -44,7 +52,7 @@ export function captureSnapshot(state: MvccState, seq: number, revision: number)
   for (const [key, h] of state.index.entries()) {
     let n = 0;
     while (n < h.revs.length && h.revs[n]! <= revision) n++;
-    if (n > 0) keys.push({ key, revs: h.revs.slice(0, n), kvs: h.kvs.slice(0, n) });
+    if (n > 0) keys.push({ key, revs: h.revs.slice(0, n), kvs: h.kvs.slice(0, n), expiries: h.expiries.slice(0, n) });
   }
   const c = state.compactedRevision;
   return { seq, revision, compactedRevision: c, keys, boundary: c > 0 ? state.events.batchAt(c) : undefined };
@@ -81,10 +89,13 @@ export async function writeSnapshot(dir: string, image: SnapshotImage): Promise<
     meta.u48(image.compactedRevision);
     await emit(meta.finish());
 
-    for (const { key, revs, kvs } of image.keys) {
+    for (const { key, revs, kvs, expiries } of image.keys) {
       const kl = Buffer.byteLength(key, 'utf8');
       let size = 1 + 4 + kl + 4;
-      for (const kv of kvs) size += 6 + 1 + (kv === undefined ? 0 : 6 + 4 + kv.value.length);
+      for (let i = 0; i < kvs.length; i++) {
+        const kv = kvs[i];
+        size += 6 + 1 + (kv === undefined ? 0 : 6 + 4 + kv.value.length + (expiries[i]! > 0 ? 6 : 0));
+      }
       const w = new RecordWriter(size);
       w.u8(SnapRecord.Key);
       w.str(key, kl);
@@ -95,8 +106,10 @@ export async function writeSnapshot(dir: string, image: SnapshotImage): Promise<
         if (kv === undefined) {
           w.u8(2);
         } else {
-          w.u8(1);
+          const expiresAt = expiries[i]!;
+          w.u8(expiresAt > 0 ? 3 : 1);
           w.u48(kv.createRevision);
+          if (expiresAt > 0) w.u48(expiresAt);
           w.bytes(kv.value);
         }
       }
@@ -172,9 +185,12 @@ export async function loadSnapshot(dir: string, seq: number, state: MvccState): 
         const kind = r.u8();
         if (kind === 2) {
           state.index.append(key, modRevision, undefined);
-        } else {
+        } else if (kind === 1 || kind === 3) {
           const createRevision = r.u48();
-          state.index.append(key, modRevision, { key, value: r.bytes(), createRevision, modRevision });
+          const expiresAt = kind === 3 ? r.u48() : 0;
+          state.index.append(key, modRevision, { key, value: r.bytes(), createRevision, modRevision }, expiresAt);
+        } else {
+          throw new Error(`unknown version kind ${kind} of key ${key}`);
         }
       }
       keyCount++;

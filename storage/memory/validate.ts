@@ -1,4 +1,5 @@
 import { invalidArgument } from '../errors.js';
+import { MAX_TTL_SECONDS, type WriteOptions } from '../interface.js';
 import { hasLoneSurrogate } from './key-order.js';
 
 /** Keys must be non-empty, well-formed Unicode (they are stored as UTF-8). */
@@ -21,4 +22,14 @@ export function checkRevision(name: string, rev: number | undefined): number {
   if (rev === undefined) return 0;
   if (!Number.isSafeInteger(rev) || rev < 0) throw invalidArgument(`${name} must be a non-negative integer, got ${rev}`);
   return rev;
+}
+
+/** `WriteOptions.ttlSeconds`: unset (0), or an integer from 0 to MAX_TTL_SECONDS. */
+export function checkTtl(options: WriteOptions | undefined): number {
+  const ttl = options?.ttlSeconds;
+  if (ttl === undefined) return 0;
+  if (!Number.isSafeInteger(ttl) || ttl < 0 || ttl > MAX_TTL_SECONDS) {
+    throw invalidArgument(`ttlSeconds must be an integer from 0 to ${MAX_TTL_SECONDS}, got ${ttl}`);
+  }
+  return ttl;
 }

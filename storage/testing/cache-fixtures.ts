@@ -133,8 +133,8 @@ export function failingOnce(inner: Store, prefix: string, after: number, error: 
   return {
     get: (k, o) => inner.get(k, o),
     list: (k, o) => inner.list(k, o),
-    create: (k, v) => inner.create(k, v),
-    update: (k, v, r) => inner.update(k, v, r),
+    create: (k, v, o) => inner.create(k, v, o),
+    update: (k, v, r, o) => inner.update(k, v, r, o),
     delete: (k, r) => inner.delete(k, r),
     txn: (c, o) => inner.txn(c, o),
     watch,

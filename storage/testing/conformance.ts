@@ -14,6 +14,7 @@ import { defineTxnCases } from './cases/txn.js';
 import { defineWatchCases } from './cases/watch.js';
 import { defineCompactionCases } from './cases/compaction.js';
 import { defineConcurrencyCases } from './cases/concurrency.js';
+import { defineTtlCases } from './cases/ttl.js';
 import { defineCloseCases } from './cases/close.js';
 
 export interface StoreUnderTest {
@@ -49,6 +50,7 @@ export function describeStoreConformance(name: string, backend: StoreUnderTest):
     defineWatchCases(ctx);
     defineCompactionCases(ctx);
     defineConcurrencyCases(ctx);
+    defineTtlCases(ctx);
     // Last: it closes the store.
     defineCloseCases(ctx);
   });
