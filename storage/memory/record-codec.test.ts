@@ -41,6 +41,22 @@ describe('record codec', () => {
     ]);
   });
 
+  it('round-trips puts with an expiry next to plain ones; a plain put stays in the old format', () => {
+    const expiresAt = Date.UTC(2031, 0, 2, 3, 4, 5, 678);
+    const ops = [
+      { key: '/events/a', value: bytes('e'), createRevision: 9, expiresAt },
+      { key: '/events/b', value: bytes('p'), createRevision: 10 },
+      { key: '/events/c', value: undefined, createRevision: 0 },
+    ];
+    const frame = encodeTxn(11, ops).frame;
+    const { records } = decodeAll(frame);
+    expect(records).toEqual([{ type: RecordType.Txn, revision: 11, ops }]);
+    // An expiry of 0 means none: the record is byte for byte the one written before ttls existed.
+    const plain = encodeTxn(11, [{ key: '/k', value: bytes('x'), createRevision: 3, expiresAt: 0 }]).frame;
+    expect(plain.equals(encodeTxn(11, [{ key: '/k', value: bytes('x'), createRevision: 3 }]).frame)).toBe(true);
+    expect(frame.length - FRAME_HEADER).toBe(1 + 6 + 4 + (1 + 4 + 9 + 6 + 6 + 4 + 1) + (1 + 4 + 9 + 6 + 4 + 1) + (1 + 4 + 9));
+  });
+
   it('stops at a torn tail, at any cut point', () => {
     for (let cut = txn.frame.length + 1; cut < log.length; cut++) {
       const { records, scan } = decodeAll(log.subarray(0, cut));
