@@ -3,6 +3,7 @@
  * answered here falls through to the chain's 404.
  */
 import type { Store } from '../../storage/interface.js';
+import { defaultFeatureGates, type FeatureGates } from '../features/feature-gates.js';
 import type { Naming } from '../naming/naming.js';
 import type { KindStrategy } from '../registry/kind-strategy.js';
 import type { RuntimeConfig } from '../registry/runtime-config.js';
@@ -19,8 +20,12 @@ export interface ApiOptions {
   /** `--etcd-prefix`. */
   readonly prefix: string;
   readonly runtimeConfig?: RuntimeConfig;
+  /** `--feature-gates`; default: every gate at its default. */
+  readonly features?: FeatureGates;
   /** See ServeOptions.watchCache. */
   readonly watchCache?: ServeOptions['watchCache'];
+  /** See ServeOptions.ttlSeconds (`--event-ttl`). */
+  readonly ttlSeconds?: ServeOptions['ttlSeconds'];
 }
 
 export interface Api {
@@ -39,10 +44,11 @@ export function apiEndpoints(o: ApiOptions): Api {
     prefix: o.prefix,
     ...(enabled ? { enabled } : {}),
     ...(o.watchCache ? { watchCache: o.watchCache } : {}),
+    ...(o.ttlSeconds ? { ttlSeconds: o.ttlSeconds } : {}),
   });
   const discovery = discoveryEndpoints({ naming: o.naming, kinds: o.kinds, ...(enabled ? { enabled } : {}) });
   const openapi = openapiEndpoints({ naming: o.naming, kinds: o.kinds, ...(enabled ? { enabled } : {}) });
-  const router = resourceRouter({ naming: o.naming, resources });
+  const router = resourceRouter({ naming: o.naming, resources, features: o.features ?? defaultFeatureGates });
   const filter: Filter = async function api(ctx, next) {
     await discovery(ctx, () => openapi(ctx, () => router(ctx, next)));
   };

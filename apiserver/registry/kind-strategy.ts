@@ -26,6 +26,11 @@ export interface StrategyContext {
   readonly dryRun: boolean;
   /** '' for the main resource, `status` for the status sub-resource. */
   readonly subresource: string;
+  /**
+   * The write the hooks run for: `validate` runs for both, so a kind whose create rules differ from its
+   * update rules (Event, as Kubernetes' Validate and ValidateUpdate) tells them apart here.
+   */
+  readonly operation: 'create' | 'update';
 }
 
 /** How `metadata.name` is validated. Most kinds: DNS subdomain. Namespace: DNS label. */
@@ -88,6 +93,11 @@ export interface KindStrategy {
    * value of each for an object (`type` -> `obj.type` for Secrets). Unlisted labels are 400.
    */
   readonly selectableFields?: Readonly<Record<string, (obj: KubeObject) => string>>;
+  /**
+   * Set when this kind serves another resource's objects in its own shape (events.k8s.io/v1 Event serves
+   * the core `events`; the versions of a custom resource will serve one stored version). See `StoredAs`.
+   */
+  readonly storedAs?: StoredAs;
 
   prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
   validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
@@ -107,6 +117,34 @@ export interface KindStrategy {
   prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
 }
+
+/**
+ * A kind that is a view of another kind's stored objects, as Kubernetes serves one stored resource under
+ * several group versions: the same keys (`<prefix>/<stored resource>/<ns>/<name>`), the same objects,
+ * written in the stored kind's shape, and ONE watch cache per key prefix shared by every view. The generic
+ * registry converts at the storage boundary: what it reads (store or cache) goes through `fromStorage`,
+ * what it writes through `toStorage`; every hook of the view (defaults, validate, table cells ...) sees the
+ * view's shape, and managedFields record the view's apiVersion, as Kubernetes records the request's.
+ * A watch cache object is converted once per view and memoized in its memo (registry/generic/stored-shape.ts).
+ *
+ * Errors name the stored resource and kind (`events "x" not found`), as Kubernetes' view storage does.
+ * `selectableFields` of a view read the STORED object (the cache filters stored objects without converting
+ * them), the way Kubernetes maps a view's field labels to the stored kind's.
+ */
+export interface StoredAs {
+  /** The kind whose resource holds the objects (its resource names the keys; its apiVersion is stored). */
+  readonly kind: KindStrategy;
+  /**
+   * The stored shape of a view object. Must not change `obj` and may share nested values with it (both are
+   * then treated as `obj` is). apiVersion and kind are set by the registry.
+   */
+  toStorage(obj: KubeObject): KubeObject;
+  /** The view's shape of a stored object; same rules. `fromStorage(toStorage(x))` must equal `x`. */
+  fromStorage(obj: KubeObject): KubeObject;
+}
+
+/** The resource whose keys hold a kind's objects: its own, or the one it is stored as. */
+export const storedResourceOf = (s: KindStrategy): string => s.storedAs?.kind.resource ?? s.resource;
 
 /** The resolved group of a strategy under a naming. */
 export const groupOf = (s: KindStrategy, n: Naming): string => (s.groupPrefix !== undefined ? n.group(s.groupPrefix) : s.group);

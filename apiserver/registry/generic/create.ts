@@ -11,7 +11,6 @@ import { isStorageError } from '../../../storage/errors.js';
 import { applyDefaults } from '../../schema/defaults.js';
 import { jsonClone } from '../patch/json-value.js';
 import { trackUpdate } from './managed-fields.js';
-import { encodeObject } from './object-codec.js';
 import { ensureNamespace, omitEmptyMetadata } from './object-checks.js';
 import type { WriteOptions, WriteResult } from './options.js';
 import { requestNamespace, stampTypeMeta, strategyContext, type RegistryContext } from './registry-context.js';
@@ -39,7 +38,7 @@ export function prepareCreate(ctx: RegistryContext, obj: KubeObject, namespace: 
   omitEmptyMetadata(obj);
   if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '') meta.name = generateName(meta.generateName!);
 
-  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, '');
+  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, '', 'create');
   applyDefaults(obj, s.schema);
   s.prepareForCreate?.(obj, sctx);
   validateForCreate(ctx, obj, sctx);
@@ -64,7 +63,7 @@ export async function createObject(ctx: RegistryContext, namespace: string, inpu
         if (existing.kv !== undefined) throw alreadyExists(ctx.gr, name);
         return { object: obj, warnings };
       }
-      const res = await ctx.store.create(key, encodeObject(obj));
+      const res = await ctx.store.create(key, ctx.shape.encode(obj), ctx.writeOptions);
       obj.metadata.resourceVersion = String(res.revision);
       return { object: obj, warnings };
     } catch (err) {

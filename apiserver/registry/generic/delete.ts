@@ -18,7 +18,6 @@ import { conflict, invalid, notFound } from '../../errors/constructors.js';
 import { isStorageError } from '../../../storage/errors.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { invalidValue, notSupported, toCauses, type FieldError } from '../../validation/field-error.js';
-import { decodeObject, encodeObject } from './object-codec.js';
 import type { DeleteOptions, DeleteResult, SuccessStatus } from './options.js';
 import { requestNamespace, type RegistryContext } from './registry-context.js';
 import { storageToStatus } from './storage-errors.js';
@@ -75,7 +74,7 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
   }
   for (;;) {
     if (kv === undefined) throw notFound(ctx.gr, name);
-    const current = decodeObject(kv);
+    const current = ctx.shape.decode(kv);
     checkPreconditions(ctx, name, opts, current);
     try {
       const marked = current.metadata.deletionTimestamp !== undefined;
@@ -88,7 +87,7 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
         current.metadata.deletionGracePeriodSeconds = 0;
         if ((current.metadata.generation ?? 0) > 0) current.metadata.generation = current.metadata.generation! + 1;
         if (!dryRun) {
-          const res = await ctx.store.update(key, encodeObject(current), kv.modRevision);
+          const res = await ctx.store.update(key, ctx.shape.encode(current), kv.modRevision, ctx.writeOptions);
           current.metadata.resourceVersion = String(res.revision);
         }
         return pending(current);

@@ -7,9 +7,7 @@
  * resource version". Objects served from the cache are shared: callers never mutate them.
  */
 import type { KubeObject } from '../../api/object.js';
-import { shareEncodings } from '../../codec/shared-json.js';
 import { notFound } from '../../errors/constructors.js';
-import { decodeObject } from './object-codec.js';
 import type { GetOptions } from './options.js';
 import { requestNamespace, type RegistryContext } from './registry-context.js';
 import { parseResourceVersion, requireNotOlderThan } from './resource-version.js';
@@ -23,11 +21,11 @@ export async function getObject(ctx: RegistryContext, namespace: string, name: s
   if (cache !== undefined && rvText !== '') {
     const res = await translated(ctx.gr, name, () => cache.get(key, rv));
     if (res.object === undefined) throw notFound(ctx.gr, name);
-    shareEncodings(res.object.object, res.object.memo); // responses reuse its memoized JSON
-    return res.object.object;
+    // The served form, memoized and marked shared: responses reuse its encodings.
+    return ctx.shape.cached(res.object).object;
   }
   if (rv > 0) await requireNotOlderThan(ctx, rv);
   const res = await translated(ctx.gr, name, () => ctx.store.get(key));
   if (res.kv === undefined) throw notFound(ctx.gr, name);
-  return decodeObject(res.kv);
+  return ctx.shape.decode(res.kv);
 }

@@ -14,7 +14,6 @@ import type { KubeObject } from '../../api/object.js';
 import { isStorageError } from '../../../storage/errors.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { jsonEqual } from '../patch/json-value.js';
-import { decodeObject, encodeObject } from './object-codec.js';
 import type { RegistryContext } from './registry-context.js';
 import { storageToStatus } from './storage-errors.js';
 
@@ -48,18 +47,19 @@ export async function guaranteedUpdate(
   }
   for (;;) {
     // Two decodes: `next` owns its copy, the loop keeps one to answer with when nothing changes.
-    const out = await next(kv === undefined ? undefined : decodeObject(kv));
-    if (out.type === 'unchanged') return { object: decodeObject(kv!), outcome: 'unchanged', warnings: out.warnings };
-    if (out.type !== 'create' && kv !== undefined && out.type === 'write' && sameObject(out.obj, decodeObject(kv))) {
-      return { object: decodeObject(kv), outcome: 'unchanged', warnings: out.warnings };
+    const decode = ctx.shape.decode;
+    const out = await next(kv === undefined ? undefined : decode(kv));
+    if (out.type === 'unchanged') return { object: decode(kv!), outcome: 'unchanged', warnings: out.warnings };
+    if (out.type !== 'create' && kv !== undefined && out.type === 'write' && sameObject(out.obj, decode(kv))) {
+      return { object: decode(kv), outcome: 'unchanged', warnings: out.warnings };
     }
     if (dryRun) return { object: out.obj, outcome: out.type, warnings: out.warnings };
     try {
       if (out.type === 'create') {
-        const res = await ctx.store.create(key, encodeObject(out.obj));
+        const res = await ctx.store.create(key, ctx.shape.encode(out.obj), ctx.writeOptions);
         out.obj.metadata.resourceVersion = String(res.revision);
       } else if (out.type === 'write') {
-        const res = await ctx.store.update(key, encodeObject(out.obj), kv!.modRevision);
+        const res = await ctx.store.update(key, ctx.shape.encode(out.obj), kv!.modRevision, ctx.writeOptions);
         out.obj.metadata.resourceVersion = String(res.revision);
       } else {
         await ctx.store.delete(key, kv!.modRevision);

@@ -14,7 +14,6 @@
  * fresh rv=-1 token (`ExpiredListError.continueToken`) that continues at the latest revision.
  */
 import type { KubeList, KubeObject } from '../../api/object.js';
-import { shareEncodings } from '../../codec/shared-json.js';
 import { expired, expiredMessage } from '../../errors/constructors.js';
 import { StatusError } from '../../errors/status-error.js';
 import { isStorageError } from '../../../storage/errors.js';
@@ -79,9 +78,10 @@ export async function listObjects(ctx: RegistryContext, namespace: string, opts:
       let consumedAll = true;
       for (let i = 0; i < res.items.length; i++) {
         const kv = res.items[i] as KeyValue;
-        const obj = decodeObject(kv);
-        if (matches !== undefined && !matches(obj)) continue;
-        items.push(obj);
+        // Selectors see the stored object (a view's selectable fields read the stored shape).
+        const stored = decodeObject(kv);
+        if (matches !== undefined && !matches(stored)) continue;
+        items.push(ctx.shape.fromStored(stored));
         if (limit > 0 && items.length === limit) {
           lastKey = kv.key;
           consumedAll = i === res.items.length - 1;
@@ -135,9 +135,7 @@ async function listFromCache(ctx: RegistryContext, namespace: string, opts: List
   const rvText = opts.resourceVersion ?? '';
   const minRevision = rvText === '' ? await translated(ctx.gr, '', () => ctx.store.currentRevision()) : parseResourceVersion(rvText);
   const res = await translated(ctx.gr, '', () => cache.list({ ...objectFilter(ctx, namespace, opts), minRevision }));
-  const items = res.items.map((c) => {
-    shareEncodings(c.object, c.memo); // responses reuse the object's memoized JSON (codec/shared-json.ts)
-    return c.object;
-  });
+  // The served forms, memoized and marked shared: responses reuse their encodings (codec/shared-json.ts).
+  const items = res.items.map((c) => ctx.shape.cached(c).object);
   return { apiVersion: ctx.apiVersion, kind: `${ctx.strategy.kind}List`, metadata: { resourceVersion: String(res.revision) }, items };
 }

@@ -71,7 +71,7 @@ export function prepareUpdate(ctx: RegistryContext, obj: KubeObject, old: KubeOb
   common(ctx, obj, old, namespace, name);
   pinSystemFields(obj, old);
   if (ctx.hasStatus) setOrDelete(obj, 'status', old.status);
-  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, '');
+  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, '', 'update');
   applyDefaults(obj, s.schema);
   s.prepareForUpdate?.(obj, old, sctx);
   if (s.tracksGeneration === true && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
@@ -91,7 +91,7 @@ export function prepareStatusUpdate(ctx: RegistryContext, input: KubeObject, old
   const s = ctx.strategy;
   if (!ctx.hasStatus) throw badRequest(`the server does not serve the status sub-resource of ${ctx.gr.resource}`);
   common(ctx, input, old, namespace, name);
-  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, 'status');
+  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, 'status', 'update');
   let obj: KubeObject;
   if (s.prepareForStatusUpdate !== undefined) {
     obj = input;

@@ -8,8 +8,9 @@ import type { GroupKind, GroupResource } from '../../errors/constructors.js';
 import type { Naming } from '../../naming/naming.js';
 import type { WatchCache } from '../../../storage/cache/types.js';
 import type { Store } from '../../../storage/interface.js';
-import { groupOf, type KindStrategy, type StrategyContext } from '../kind-strategy.js';
+import { groupOf, storedResourceOf, type KindStrategy, type StrategyContext } from '../kind-strategy.js';
 import { DEFAULT_ETCD_PREFIX, keyLayout, type KeyLayout } from './keys.js';
+import { storedShape, type StoredShape } from './stored-shape.js';
 
 export interface GenericRegistryConfig {
   readonly store: Store;
@@ -18,7 +19,8 @@ export interface GenericRegistryConfig {
   /** `--etcd-prefix`; default `/registry`. */
   readonly prefix?: string;
   /**
-   * The key segment(s) after the prefix. Default: the resource (`secrets`), as kube stores built-in kinds
+   * The key segment(s) after the prefix. Default: the resource the kind is stored as (`secrets`; `events`
+   * for events.k8s.io Events), as kube stores built-in kinds
    * whatever their group. Custom resources pass `<group>/<resource>`; nodes may pass kube's `minions`.
    */
   readonly resourcePrefix?: string;
@@ -33,6 +35,11 @@ export interface GenericRegistryConfig {
    * watch is not available (registries in unit tests).
    */
   readonly cache?: WatchCache<KubeObject>;
+  /**
+   * Written objects expire this many seconds after each create or update (the store deletes them), as
+   * kube-apiserver keeps Events for `--event-ttl`. Unset: objects stay.
+   */
+  readonly ttlSeconds?: number;
 }
 
 export interface RegistryContext {
@@ -52,19 +59,27 @@ export interface RegistryContext {
   /** The group of ListOptions / DeleteOptions (`meta.<domain>`). */
   readonly metaGroup: string;
   readonly cache: WatchCache<KubeObject> | undefined;
+  /** Stored bytes and cache objects to the served shape and back (a view converts: `storedAs`). */
+  readonly shape: StoredShape;
+  /** The store options of every create and update (`ttlSeconds`). */
+  readonly writeOptions: { readonly ttlSeconds?: number };
 }
 
 export function registryContext(c: GenericRegistryConfig): RegistryContext {
   const s = c.strategy;
   const group = groupOf(s, c.naming);
+  // A view's errors name the stored resource and kind, as Kubernetes' storage of a view does.
+  const stored = s.storedAs?.kind ?? s;
+  const storedGroup = groupOf(stored, c.naming);
+  if (stored.namespaced !== s.namespaced) throw new Error(`${s.kind} is stored as ${stored.kind} of another scope`);
   return Object.freeze({
     store: c.store,
     strategy: s,
     naming: c.naming,
-    keys: keyLayout(c.prefix ?? DEFAULT_ETCD_PREFIX, c.resourcePrefix ?? s.resource, s.namespaced),
+    keys: keyLayout(c.prefix ?? DEFAULT_ETCD_PREFIX, c.resourcePrefix ?? storedResourceOf(s), s.namespaced),
     group,
-    gr: { group, resource: s.resource },
-    gk: { group, kind: s.kind },
+    gr: { group: storedGroup, resource: stored.resource },
+    gk: { group: storedGroup, kind: stored.kind },
     apiVersion: apiVersionOf(group, s.version),
     hasStatus: s.subresources?.includes('status') === true,
     validationStyle: c.validationStyle ?? 'builtin',
@@ -72,11 +87,19 @@ export function registryContext(c: GenericRegistryConfig): RegistryContext {
     now: c.now ?? (() => new Date()),
     metaGroup: c.naming.group('meta'),
     cache: c.cache,
+    shape: storedShape(s, c.naming),
+    writeOptions: c.ttlSeconds !== undefined && c.ttlSeconds > 0 ? Object.freeze({ ttlSeconds: c.ttlSeconds }) : Object.freeze({}),
   });
 }
 
-export function strategyContext(ctx: RegistryContext, namespace: string, dryRun: boolean, subresource: string): StrategyContext {
-  return { naming: ctx.naming, namespace: ctx.strategy.namespaced ? namespace : '', dryRun, subresource };
+export function strategyContext(
+  ctx: RegistryContext,
+  namespace: string,
+  dryRun: boolean,
+  subresource: string,
+  operation: StrategyContext['operation'],
+): StrategyContext {
+  return { naming: ctx.naming, namespace: ctx.strategy.namespaced ? namespace : '', dryRun, subresource, operation };
 }
 
 /** The namespace a request addresses: '' for cluster-scoped kinds whatever the caller passed. */

@@ -72,7 +72,8 @@ export async function watchObjects(ctx: RegistryContext, namespace: string, req:
     watcher.close();
     throw watchError(ctx, err);
   }
-  return watcher;
+  // A view's watchers get each object converted once for all of them (stored-shape.ts).
+  return ctx.shape.watcher(watcher);
 }
 
 /** A watch failure as a Status: kube's watch cache wording for a compacted start, `too old resource version: 5 (9)`. */
