@@ -26,6 +26,34 @@ export const JSON_OFFER = mediaOffer('application/json');
 export const YAML_OFFER = mediaOffer('application/yaml');
 /** What resource endpoints answer in, JSON first (the default when Accept is absent). */
 export const OBJECT_OFFERS: readonly MediaOffer[] = Object.freeze([JSON_OFFER, YAML_OFFER]);
+/** kubectl and client-go ask for protobuf under this name whatever the group domain. */
+export const KUBERNETES_PROTOBUF = 'application/vnd.kubernetes.protobuf';
+export const CBOR_OFFER = mediaOffer('application/cbor');
+
+/** Whether an offer is protobuf (under either name). */
+export const isProtobuf = (offer: MediaOffer): boolean => offer.type === 'application' && offer.subtype.endsWith('.protobuf');
+
+const offerSets = new Map<string, readonly MediaOffer[]>();
+
+/**
+ * What a resource endpoint answers in, in Kubernetes' order: JSON, YAML, then protobuf under both
+ * `application/vnd.kubernetes.protobuf` and the domain's own name (kinds with field numbers only), then
+ * CBOR (with the CBORServingAndStorage gate). The response carries the name the client asked for.
+ */
+export function objectOffers(naming: Naming, protobuf: boolean, cbor = false): readonly MediaOffer[] {
+  const key = `${protobuf ? naming.protobufMediaType : ''}|${cbor}`;
+  let offers = offerSets.get(key);
+  if (offers === undefined) {
+    const list = [JSON_OFFER, YAML_OFFER];
+    if (protobuf) {
+      list.push(mediaOffer(KUBERNETES_PROTOBUF));
+      if (naming.protobufMediaType !== KUBERNETES_PROTOBUF) list.push(mediaOffer(naming.protobufMediaType));
+    }
+    if (cbor) list.push(CBOR_OFFER);
+    offerSets.set(key, (offers = Object.freeze(list)));
+  }
+  return offers;
+}
 
 /** The object a client asked the server to convert the response to (`as`, `g`, `v`). */
 export interface ConversionTarget {

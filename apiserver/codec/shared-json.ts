@@ -25,6 +25,14 @@ export function shareEncodings(object: object, memo: Map<string, unknown>): void
   if (!memos.has(object)) memos.set(object, memo);
 }
 
+/**
+ * The memo of a shared object (see `shareEncodings`), where other representations (protobuf, CBOR) keep
+ * their encodings too; undefined for objects that are not shared.
+ */
+export function encodingMemo(object: object): Map<string, unknown> | undefined {
+  return memos.get(object);
+}
+
 /** `JSON.stringify(object)` kept in `memo` (its `CachedObject.memo`): made on first use, then reused. */
 export function memoJson(object: object, memo: Map<string, unknown>): string {
   let text = memo.get(JSON_MEMO_KEY) as string | undefined;

@@ -34,15 +34,23 @@ export function decodeYamlObject(text: string, schema: Schema, fieldValidation: 
 
 /**
  * The shared tail for any codec: `value` is already parsed (and owned by the caller: it is pruned in
- * place), `duplicateFields` are the paths of repeated keys the parser saw.
+ * place), `duplicateFields` are the paths of repeated keys the parser saw, `codecUnknown` the unknown
+ * fields a codec dropped itself (protobuf field numbers its schema lacks: `metadata.#15`).
  */
-export function decodeParsed(value: unknown, duplicateFields: readonly string[], schema: Schema, fieldValidation: FieldValidation): Decoded {
+export function decodeParsed(
+  value: unknown,
+  duplicateFields: readonly string[],
+  schema: Schema,
+  fieldValidation: FieldValidation,
+  codecUnknown: readonly string[] = [],
+): Decoded {
   if (fieldValidation === 'Ignore') {
     prune(value, schema);
     dropNulls(value, schema);
     return { object: value, warnings: [] };
   }
   const unknown = pruneReporting(value, schema);
+  if (codecUnknown.length > 0) unknown.push(...codecUnknown);
   dropNulls(value, schema);
   if (unknown.length === 0 && duplicateFields.length === 0) return { object: value, warnings: [] };
   const messages = [...duplicateFields.map(duplicateFieldMessage), ...unknown.map(unknownFieldMessage)];

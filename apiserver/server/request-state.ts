@@ -1,6 +1,7 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { UserInfo } from '../auth/user-info.js';
 import type { RequestInfo } from '../request/request-info.js';
+import type { MediaOffer } from '../codec/negotiate.js';
 
 /**
  * What the filter chain attaches to `ctx.state`, in chain order. Later filters (request info,
@@ -21,6 +22,11 @@ export interface RequestState {
   user?: UserInfo;
   /** The request's verb, group, version, resource, namespace, name; parsed once, on first use. */
   requestInfo?: RequestInfo;
+  /**
+   * Set by the resource router: the media types the resource answers in. An error Status is written in
+   * the client's preferred one among them (protobuf for typed Go clients); JSON otherwise.
+   */
+  responseOffers?: readonly MediaOffer[];
 }
 
 export type AppContext = ParameterizedContext<RequestState>;

@@ -232,7 +232,7 @@ export async function inProcessFanout(watchers: number, events: number): Promise
       consumers.push((async () => {
         try {
           for await (const ev of watcher) {
-            const line = encode(ev);
+            const line = encode(ev) as string;
             const now = performance.now();
             scanLines(line, (seq) => {
               recv[w * events + seq] = now;

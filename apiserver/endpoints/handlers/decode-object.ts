@@ -1,22 +1,27 @@
 /**
- * Decodes the object body of create and update: JSON or YAML by Content-Type (protobuf bodies come with
- * the media-type issue: 415 until then), `apiVersion`/`kind` defaulted from the URL when omitted and a
- * mismatch refused (400), then unknown and duplicate fields per `fieldValidation` (schema/decode.ts), a
- * Strict failure worded as kube's create and update word it.
+ * Decodes the object body of create and update: JSON, YAML or (for kinds with field numbers) protobuf by
+ * Content-Type, `apiVersion`/`kind` defaulted from the URL when omitted (protobuf: when the envelope
+ * leaves them empty) and a mismatch refused (400), then unknown and duplicate fields per
+ * `fieldValidation` (schema/decode.ts; a protobuf field number the schema lacks is an unknown field
+ * `path.#n`), a Strict failure worded as kube's create and update word it. A malformed protobuf body is a
+ * 400 naming what is wrong.
  */
 import type { KubeObject } from '../../api/object.js';
 import { apiVersionOf } from '../../api/object.js';
 import { requestContentType, type BodyFormat } from '../../codec/request-content-type.js';
 import { badRequest } from '../../errors/constructors.js';
 import { isStatusError } from '../../errors/status-error.js';
+import { decodeProtobuf, servesProtobuf } from '../../codec/protobuf/protobuf-codec.js';
+import { ProtobufError } from '../../codec/protobuf/wire-reader.js';
 import { decodeParsed, type FieldValidation } from '../../schema/decode.js';
 import { parseJsonStrict } from '../../schema/json-strict.js';
 import { parseYamlStrict } from '../../schema/yaml-strict.js';
 import { maxRequestBodyBytes } from '../../server/app.js';
-import { readBody } from './read-body.js';
+import { readBodyBytes } from './read-body.js';
 import type { RequestScope } from './request-scope.js';
 
-const OBJECT_FORMATS: readonly BodyFormat[] = ['json', 'yaml'];
+const TEXT_FORMATS: readonly BodyFormat[] = ['json', 'yaml'];
+const ALL_FORMATS: readonly BodyFormat[] = ['json', 'yaml', 'protobuf'];
 
 export interface DecodedRequestObject {
   readonly object: KubeObject;
@@ -24,8 +29,12 @@ export interface DecodedRequestObject {
 }
 
 export async function decodeRequestObject(scope: RequestScope, fieldValidation: FieldValidation): Promise<DecodedRequestObject> {
-  const format = requestContentType(scope.ctx.get('Content-Type') || undefined, OBJECT_FORMATS, scope.naming);
-  const text = await readBody(scope.ctx, maxRequestBodyBytes);
+  const { schema } = scope.served.strategy;
+  const accepted = servesProtobuf(schema) ? ALL_FORMATS : TEXT_FORMATS;
+  const format = requestContentType(scope.ctx.get('Content-Type') || undefined, accepted, scope.naming);
+  const bytes = await readBodyBytes(scope.ctx, maxRequestBodyBytes);
+  if (format === 'protobuf') return decodeProtobufObject(scope, bytes, fieldValidation);
+  const text = bytes.toString('utf8');
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   const detect = fieldValidation !== 'Ignore';
   const { value, duplicateFields } = format === 'yaml' ? parseYamlStrict(text, detect) : parseJsonStrict(text, detect);
@@ -34,7 +43,25 @@ export async function decodeRequestObject(scope: RequestScope, fieldValidation: 
   }
   const obj = value as Record<string, unknown>;
   checkTypeMeta(scope, obj);
-  const decoded = decodeAs(scope, obj, duplicateFields, fieldValidation);
+  return finish(decodeAs(scope, obj, duplicateFields, fieldValidation, []));
+}
+
+function decodeProtobufObject(scope: RequestScope, bytes: Buffer, fieldValidation: FieldValidation): DecodedRequestObject {
+  if (bytes.length === 0) throw badRequest('the body of the request was empty');
+  let decoded;
+  try {
+    decoded = decodeProtobuf(bytes, scope.served.strategy.schema);
+  } catch (err) {
+    if (err instanceof ProtobufError) throw badRequest(`the body of the request could not be decoded as protobuf: ${err.message}`);
+    throw err;
+  }
+  // apiVersion and kind first, as in a JSON body.
+  const obj: Record<string, unknown> = { apiVersion: decoded.apiVersion, kind: decoded.kind, ...decoded.value };
+  checkTypeMeta(scope, obj);
+  return finish(decodeAs(scope, obj, [], fieldValidation, decoded.unknown));
+}
+
+function finish(decoded: { object: unknown; warnings: string[] }): DecodedRequestObject {
   const object = decoded.object as KubeObject;
   object.metadata ??= {};
   return { object, warnings: decoded.warnings };
@@ -45,10 +72,10 @@ export async function decodeRequestObject(scope: RequestScope, fieldValidation: 
  * decoded as, as kube's create and update do (`ConfigMap in version "v1" cannot be handled as a ConfigMap:
  * strict decoding error: unknown field "datax"`); patch reports the bare strict decoding error.
  */
-function decodeAs(scope: RequestScope, obj: Record<string, unknown>, duplicateFields: readonly string[], fieldValidation: FieldValidation) {
+function decodeAs(scope: RequestScope, obj: Record<string, unknown>, duplicateFields: readonly string[], fieldValidation: FieldValidation, codecUnknown: readonly string[]) {
   const { strategy } = scope.served;
   try {
-    return decodeParsed(obj, duplicateFields, strategy.schema, fieldValidation);
+    return decodeParsed(obj, duplicateFields, strategy.schema, fieldValidation, codecUnknown);
   } catch (err) {
     if (isStatusError(err) && err.reason === 'BadRequest') {
       throw badRequest(`${strategy.kind} in version "${strategy.version}" cannot be handled as a ${strategy.kind}: ${err.message}`);

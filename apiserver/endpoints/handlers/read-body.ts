@@ -2,10 +2,10 @@ import { requestEntityTooLarge } from '../../errors/constructors.js';
 import type { AppContext } from '../../server/request-state.js';
 
 /**
- * Reads the request body as text, refusing more than `maxBytes` (413) whatever the Content-Length said
- * (chunked bodies declare none). An absent body is ''.
+ * Reads the request body, refusing more than `maxBytes` (413) whatever the Content-Length said (chunked
+ * bodies declare none). An absent body is empty.
  */
-export async function readBody(ctx: AppContext, maxBytes: number): Promise<string> {
+export async function readBodyBytes(ctx: AppContext, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
@@ -13,5 +13,10 @@ export async function readBody(ctx: AppContext, maxBytes: number): Promise<strin
     if (size > maxBytes) throw requestEntityTooLarge(`limit is ${maxBytes}`);
     chunks.push(chunk);
   }
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/** The request body as UTF-8 text (JSON and YAML bodies). */
+export async function readBody(ctx: AppContext, maxBytes: number): Promise<string> {
+  return (await readBodyBytes(ctx, maxBytes)).toString('utf8');
 }

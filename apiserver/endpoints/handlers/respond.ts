@@ -1,13 +1,23 @@
 /**
- * Writing a resource response: negotiate the representation from Accept (JSON or YAML; Table,
- * PartialObjectMetadata(List) conversions), convert, encode (pretty when asked), gzip large get/list
- * responses (feature APIResponseCompression), and add `Warning: 299 - "..."` headers.
+ * Writing a resource response: negotiate the representation from Accept (JSON, YAML, and protobuf for
+ * kinds with field numbers; Table, PartialObjectMetadata(List) conversions), convert, encode (pretty
+ * when asked), gzip large get/list responses (feature APIResponseCompression), and add
+ * `Warning: 299 - "..."` headers. Table is JSON and YAML only (406 in protobuf, as Kubernetes).
  */
 import type { KubeList, KubeObject } from '../../api/object.js';
+import type { Schema } from '../../schema/schema.js';
 import { encodeJson, encodeYaml, wantsPretty } from '../../codec/encode.js';
 import { gzipBody, shouldGzip } from '../../codec/gzip.js';
 import { listJsonBuffer, objectJson } from '../../codec/shared-json.js';
-import { OBJECT_OFFERS, negotiateResponse, notAcceptableError, resourceConversions } from '../../codec/negotiate.js';
+import { isProtobuf, negotiateResponse, notAcceptableError, objectOffers, resourceConversions } from '../../codec/negotiate.js';
+import {
+  listProtobuf,
+  objectProtobuf,
+  partialObjectMetadataListProtobuf,
+  partialObjectMetadataProtobuf,
+  servesProtobuf,
+  statusProtobuf,
+} from '../../codec/protobuf/protobuf-codec.js';
 import { notAcceptable } from '../../errors/constructors.js';
 import { parseIncludeObject, toPartialObjectMetadata, toPartialObjectMetadataList, toTable } from '../table/to-table.js';
 import type { RequestScope } from './request-scope.js';
@@ -32,8 +42,10 @@ export function addWarnings(scope: RequestScope, warnings: readonly string[]): v
 
 export async function respond(scope: RequestScope, status: number, body: ResponseBody, compress = false): Promise<void> {
   const { ctx, naming } = scope;
-  const negotiated = negotiateResponse(ctx.get('Accept') || undefined, OBJECT_OFFERS, resourceConversions(naming));
-  if (negotiated === undefined) throw notAcceptableError(OBJECT_OFFERS);
+  const { schema } = scope.served.strategy;
+  const offers = objectOffers(naming, servesProtobuf(schema));
+  const negotiated = negotiateResponse(ctx.get('Accept') || undefined, offers, resourceConversions(naming));
+  if (negotiated === undefined) throw notAcceptableError(offers);
 
   let value: unknown;
   const target = negotiated.target;
@@ -59,7 +71,8 @@ export async function respond(scope: RequestScope, status: number, body: Respons
 
   const pretty = wantsPretty(scope.query, ctx.get('User-Agent') || undefined, negotiated.pretty);
   let text: string | Buffer;
-  if (negotiated.offer.subtype === 'yaml') text = encodeYaml(value);
+  if (isProtobuf(negotiated.offer)) text = protobufBody(schema, body, value, target?.kind);
+  else if (negotiated.offer.subtype === 'yaml') text = encodeYaml(value);
   else if (pretty || target !== undefined || body.type === 'raw') text = encodeJson(value, pretty);
   // Compact JSON of objects as they are: the watch cache's shared objects reuse their memoized JSON, and a
   // list is assembled from its items' texts into one Buffer (codec/shared-json.ts), same bytes as encodeJson.
@@ -69,11 +82,23 @@ export async function respond(scope: RequestScope, status: number, body: Respons
   // transformResponseObject does not list the target in the Content-Type (only aggregated discovery does).
   ctx.set('Content-Type', negotiated.offer.mediaType);
   const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
-  if (compress && shouldGzip(ctx.get('Accept-Encoding') || undefined, bytes)) {
+  if (compress && scope.features.enabled('APIResponseCompression') && shouldGzip(ctx.get('Accept-Encoding') || undefined, bytes)) {
     ctx.set('Content-Encoding', 'gzip');
     ctx.body = await gzipBody(text);
   } else {
     ctx.body = text;
   }
   ctx.vary('Accept-Encoding');
+}
+
+/** The protobuf of a response (the kind serves protobuf: the offer was made). */
+function protobufBody(schema: Schema, body: ResponseBody, value: unknown, conversion: string | undefined): Buffer {
+  if (conversion === 'PartialObjectMetadata') return partialObjectMetadataProtobuf(value as never);
+  if (conversion === 'PartialObjectMetadataList') return partialObjectMetadataListProtobuf(value as never);
+  if (body.type === 'object') return objectProtobuf(schema, body.object).bytes;
+  if (body.type === 'list') return listProtobuf(schema, body.list);
+  const raw = body.value as { kind?: unknown };
+  if (raw?.kind === 'Status') return statusProtobuf(raw);
+  // Other bodies served as they are have no protobuf form.
+  throw notAcceptable(['application/json', 'application/yaml']);
 }

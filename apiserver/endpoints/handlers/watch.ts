@@ -13,7 +13,9 @@
  * random), as kube-apiserver's `--min-request-timeout`), on client disconnect, and on shutdown.
  */
 import type { ServerResponse } from 'node:http';
-import { JSON_OFFER, negotiateResponse, notAcceptableError, resourceConversions } from '../../codec/negotiate.js';
+import { JSON_OFFER, KUBERNETES_PROTOBUF, isProtobuf, mediaOffer, negotiateResponse, notAcceptableError, resourceConversions, type MediaOffer } from '../../codec/negotiate.js';
+import { servesProtobuf } from '../../codec/protobuf/protobuf-codec.js';
+import type { Naming } from '../../naming/naming.js';
 import { internalError } from '../../errors/constructors.js';
 import { watchError } from '../../registry/generic/watch.js';
 import { isStatusError } from '../../errors/status-error.js';
@@ -28,16 +30,30 @@ import type { RequestScope } from './request-scope.js';
 
 /** kube-apiserver's `--min-request-timeout` default: watches without timeoutSeconds last 1–2 times this. */
 const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
-const WATCH_OFFERS = [JSON_OFFER];
+const JSON_ONLY: readonly MediaOffer[] = [JSON_OFFER];
+const watchOfferSets = new Map<string, readonly MediaOffer[]>();
+
+/** JSON lines, and protobuf frames (both names) for kinds with field numbers. */
+function watchOffers(naming: Naming, protobuf: boolean): readonly MediaOffer[] {
+  if (!protobuf) return JSON_ONLY;
+  let offers = watchOfferSets.get(naming.protobufMediaType);
+  if (offers === undefined) {
+    const names = [...new Set([KUBERNETES_PROTOBUF, naming.protobufMediaType])];
+    watchOfferSets.set(naming.protobufMediaType, (offers = [JSON_OFFER, ...names.map(mediaOffer)]));
+  }
+  return offers;
+}
 
 export async function handleWatch(scope: RequestScope): Promise<void> {
   const { ctx, served, query, info } = scope;
-  const negotiated = negotiateResponse(ctx.get('Accept') || undefined, WATCH_OFFERS, resourceConversions(scope.naming));
-  if (negotiated === undefined) throw notAcceptableError(WATCH_OFFERS);
+  const offers = watchOffers(scope.naming, servesProtobuf(served.strategy.schema));
+  const negotiated = negotiateResponse(ctx.get('Accept') || undefined, offers, resourceConversions(scope.naming));
+  if (negotiated === undefined) throw notAcceptableError(offers);
   const target = negotiated.target;
-  if (target !== undefined && target.kind !== 'Table' && target.kind !== 'PartialObjectMetadata') throw notAcceptableError(WATCH_OFFERS);
+  if (target !== undefined && target.kind !== 'Table' && target.kind !== 'PartialObjectMetadata') throw notAcceptableError(offers);
+  const protobuf = isProtobuf(negotiated.offer);
 
-  const o = parseListOptions(query, { forceWatch: true, watchListEnabled: true });
+  const o = parseListOptions(query, { forceWatch: true, watchListEnabled: scope.features.enabled('WatchList') });
   // A watch of one named object (`GET .../secrets/x?watch=true`, `/watch/.../secrets/x`) is a watch of the
   // collection narrowed to that name, as upstream serves it.
   const fieldSelector = info.name === ''
@@ -73,8 +89,11 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
       apiVersion: served.registry.context.apiVersion,
       target,
       ...(includeObject === undefined ? {} : { includeObject }),
+      protobuf,
     });
-    await stream(scope, watcher, encode, negotiated.offer.mediaType, signal);
+    // Protobuf streams say so (`;stream=watch`): the body is length-prefixed frames, not one message.
+    const contentType = protobuf ? `${negotiated.offer.mediaType};stream=watch` : negotiated.offer.mediaType;
+    await stream(scope, watcher, encode, contentType, signal, protobuf);
   } finally {
     clearTimeout(timer);
     ctx.state.signal.removeEventListener('abort', endWatch);
@@ -82,7 +101,14 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
 }
 
 /** Writes the events of `watcher` until it ends; a failure inside the stream is an ERROR event. */
-async function stream(scope: RequestScope, watcher: CacheWatcher<KubeObject>, encode: EventEncoder, mediaType: string, signal: AbortSignal): Promise<void> {
+async function stream(
+  scope: RequestScope,
+  watcher: CacheWatcher<KubeObject>,
+  encode: EventEncoder,
+  mediaType: string,
+  signal: AbortSignal,
+  protobuf: boolean,
+): Promise<void> {
   const res = scope.ctx.res;
   scope.ctx.respond = false;
   res.writeHead(200, { 'Content-Type': mediaType, 'Cache-Control': 'no-cache, private' });
@@ -98,7 +124,7 @@ async function stream(scope: RequestScope, watcher: CacheWatcher<KubeObject>, en
     if (!isStorageError(err, 'Lagging') && res.writable) {
       const translated = watchError(scope.served.registry.context, err);
       const status = isStatusError(translated) ? translated : internalError('an error on the server prevented the watch from continuing');
-      res.write(errorEvent(status));
+      res.write(errorEvent(status, protobuf));
     }
   } finally {
     watcher.close();

@@ -3,7 +3,7 @@
  * Status (and its details), DeleteOptions (and Preconditions), Patch and WatchEvent. Kept as internal
  * schemas (Kubernetes' extension names) so they are published through the same walk as kinds.
  */
-import type { Schema } from '../../schema/schema.js';
+import { ptr, type Schema } from '../../schema/schema.js';
 
 const str = (description: string): Schema => ({ type: 'string', description });
 
@@ -15,6 +15,7 @@ export const statusCauseSchema: Schema = {
     message: str('A human-readable description of the cause.'),
     reason: str('A machine-readable description of the cause. Empty when unknown.'),
   },
+  protobuf: { reason: 1, message: 2, field: 3 },
 };
 
 export const statusDetailsSchema: Schema = {
@@ -28,6 +29,7 @@ export const statusDetailsSchema: Schema = {
     retryAfterSeconds: { type: 'integer', format: 'int32', description: 'Seconds to wait before retrying, when the operation may be retried.' },
     uid: str('The UID of the resource of the error.'),
   },
+  protobuf: { name: 1, group: 2, kind: 3, causes: 4, retryAfterSeconds: 5, uid: 6 },
 };
 
 export const preconditionsSchema: Schema = {
@@ -37,6 +39,7 @@ export const preconditionsSchema: Schema = {
     resourceVersion: str('The target resourceVersion.'),
     uid: str('The target UID.'),
   },
+  protobuf: { uid: ptr(1), resourceVersion: ptr(2) },
 };
 
 /** Builders because `Status` and `DeleteOptions` reference ListMeta and Preconditions by identity. */
@@ -54,6 +57,7 @@ export function statusSchema(listMeta: Schema): Schema {
       reason: str('A machine-readable description of why the operation is in the "Failure" status.'),
       status: str('Status of the operation: "Success" or "Failure".'),
     },
+    protobuf: { metadata: 1, status: 2, message: 3, reason: 4, details: ptr(5), code: 6 },
   };
 }
 
@@ -69,6 +73,10 @@ export const deleteOptionsSchema: Schema = {
     orphanDependents: { type: 'boolean', description: 'Deprecated: use propagationPolicy.' },
     preconditions: preconditionsSchema,
     propagationPolicy: str('Whether and how garbage collection is performed: Orphan, Background or Foreground.'),
+  },
+  protobuf: {
+    gracePeriodSeconds: ptr(1), preconditions: ptr(2), orphanDependents: ptr(3), propagationPolicy: ptr(4), dryRun: 5,
+    ignoreStoreReadErrorWithClusterBreakingPotential: ptr(6),
   },
 };
 

@@ -4,8 +4,10 @@
  * chain's 404.
  */
 import type { Verb } from '../../api/object.js';
-import { OBJECT_OFFERS, negotiateResponse, notAcceptableError, resourceConversions } from '../../codec/negotiate.js';
+import { negotiateResponse, notAcceptableError, objectOffers, resourceConversions } from '../../codec/negotiate.js';
+import { servesProtobuf } from '../../codec/protobuf/protobuf-codec.js';
 import { methodNotAllowed, notFound } from '../../errors/constructors.js';
+import type { FeatureGates } from '../../features/feature-gates.js';
 import type { Naming } from '../../naming/naming.js';
 import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
 import type { AppContext, Filter } from '../../server/request-state.js';
@@ -35,6 +37,7 @@ const statusVerbs = new Set<string>(['get', 'update', 'patch']);
 
 export interface ResourceRouterOptions {
   readonly naming: Naming;
+  readonly features: FeatureGates;
   readonly resources: ServedResources;
 }
 
@@ -52,6 +55,9 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     if (served === undefined) return next();
     const { strategy } = served;
     const gr = served.registry.context.gr;
+    const offers = objectOffers(o.naming, servesProtobuf(strategy.schema));
+    // Errors of this request are rendered in the client's preferred representation among these.
+    ctx.state.responseOffers = offers;
 
     // Scope: a namespaced kind is addressed inside a namespace, except list and watch across all of them;
     // a cluster-scoped kind has none (a Namespace's own name arrives as the request's namespace).
@@ -69,11 +75,11 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     }
     // As kube's handlers, negotiate the response type first: a 406 must come before any work (a POST with
     // an unacceptable Accept creates nothing).
-    if (negotiateResponse(ctx.get('Accept') || undefined, OBJECT_OFFERS, resourceConversions(o.naming)) === undefined) {
-      throw notAcceptableError(OBJECT_OFFERS);
+    if (negotiateResponse(ctx.get('Accept') || undefined, offers, resourceConversions(o.naming)) === undefined) {
+      throw notAcceptableError(offers);
     }
     const query = new URLSearchParams(ctx.querystring);
     const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
-    await handler({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query });
+    await handler({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features });
   };
 }

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../api/object.js';
 import { configMaps } from '../../registry/kinds/core/configmap.js';
 import type { CachedObject } from '../../../storage/cache/types.js';
-import { errorEvent, eventEncoder } from './event-encoder.js';
+import { errorEvent, eventEncoder, type EventEncoderOptions } from './event-encoder.js';
 import { expired } from '../../errors/constructors.js';
 
 const cached = (name: string, revision: number): CachedObject<KubeObject> => ({
@@ -10,7 +10,9 @@ const cached = (name: string, revision: number): CachedObject<KubeObject> => ({
   revision,
   memo: new Map(),
 });
-const json = () => eventEncoder({ strategy: configMaps, apiVersion: 'v1' });
+/** The JSON encoders write text. */
+const textEncoder = (o: EventEncoderOptions) => eventEncoder(o) as (...a: Parameters<ReturnType<typeof eventEncoder>>) => string;
+const json = () => textEncoder({ strategy: configMaps, apiVersion: 'v1' });
 
 describe('watch event encoder', () => {
   it('writes one JSON line per event, the object encoded once for every watcher', () => {
@@ -32,20 +34,20 @@ describe('watch event encoder', () => {
   });
 
   it('Table events: column definitions on the first only; PartialObjectMetadata events keep metadata only', () => {
-    const table = eventEncoder({ strategy: configMaps, apiVersion: 'v1', target: { kind: 'Table', group: 'meta.k8s.io', version: 'v1' } });
+    const table = textEncoder({ strategy: configMaps, apiVersion: 'v1', target: { kind: 'Table', group: 'meta.k8s.io', version: 'v1' } });
     const a = JSON.parse(table({ type: 'ADDED', revision: 1, object: cached('a', 1) })).object;
     const b = JSON.parse(table({ type: 'ADDED', revision: 2, object: cached('b', 2) })).object;
     expect(a.columnDefinitions.length).toBeGreaterThan(0);
     expect(b.columnDefinitions).toEqual([]);
     expect(b.rows[0].cells[0]).toBe('b');
-    const pom = eventEncoder({ strategy: configMaps, apiVersion: 'v1', target: { kind: 'PartialObjectMetadata', group: 'meta.k8s.io', version: 'v1' } });
+    const pom = textEncoder({ strategy: configMaps, apiVersion: 'v1', target: { kind: 'PartialObjectMetadata', group: 'meta.k8s.io', version: 'v1' } });
     const p = JSON.parse(pom({ type: 'DELETED', revision: 3, object: cached('c', 3) }));
     expect(p).toEqual({ type: 'DELETED', object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'c', namespace: 'ns', resourceVersion: '3' } } });
   });
 
   it('ERROR events carry the Status', () => {
     const line = errorEvent(expired('too old resource version: 1 (5)'));
-    expect(JSON.parse(line)).toEqual({
+    expect(JSON.parse(String(line))).toEqual({
       type: 'ERROR',
       object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (5)', reason: 'Expired', code: 410 },
     });

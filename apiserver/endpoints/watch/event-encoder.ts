@@ -1,10 +1,12 @@
 /**
- * Watch events on the wire: one JSON document per line, `{"type":"ADDED","object":{...}}`.
+ * Watch events on the wire: one JSON document per line, `{"type":"ADDED","object":{...}}`; or, for
+ * `application/vnd.kubernetes.protobuf;stream=watch`, length-prefixed `WatchEvent` frames whose object is
+ * the enveloped protobuf of the object (codec/protobuf/envelope.ts).
  *
  * Encode once (invariant 6): the JSON of an event's object is kept in the shared `CachedObject.memo` (under
  * the key lists and gets use too, codec/shared-json.ts), so however many watchers receive an event, its
- * object is serialized once per representation (`json`, or
- * `pom:<apiVersion>` for PartialObjectMetadata). Table watches (`kubectl get -w`) are rendered per watcher
+ * object is serialized once per representation (`json`, `pb` for protobuf, `pom:<apiVersion>` and
+ * `pb:pom:<apiVersion>` for PartialObjectMetadata). A protobuf frame only wraps the memoized bytes. Table watches (`kubectl get -w`) are rendered per watcher
  * (their AGE cells depend on the moment and their options on the request); as in Kubernetes, only the
  * first Table event carries the column definitions.
  *
@@ -13,6 +15,8 @@
  */
 import type { KubeObject } from '../../api/object.js';
 import type { ConversionTarget } from '../../codec/negotiate.js';
+import { objectProtobuf, partialObjectMetadataProtobuf, statusProtobuf } from '../../codec/protobuf/protobuf-codec.js';
+import { watchFrame } from '../../codec/protobuf/envelope.js';
 import { memoJson } from '../../codec/shared-json.js';
 import { statusBody, wireDetails } from '../../errors/status-body.js';
 import type { StatusError } from '../../errors/status-error.js';
@@ -30,14 +34,16 @@ export interface EventEncoderOptions {
   /** The conversion the client asked for (Table, PartialObjectMetadata), or none. */
   readonly target?: ConversionTarget | undefined;
   readonly includeObject?: IncludeObject;
+  /** Protobuf frames instead of JSON lines (never with Table). */
+  readonly protobuf?: boolean;
 }
 
-export type EventEncoder = (event: CacheWatchEvent<KubeObject>) => string;
+export type EventEncoder = (event: CacheWatchEvent<KubeObject>) => string | Buffer;
 
 const line = (type: string, objectJson: string): string => `{"type":"${type}","object":${objectJson}}\n`;
 
-function memoized(cached: CachedObject<KubeObject>, key: string, encode: () => string): string {
-  let text = cached.memo.get(key) as string | undefined;
+function memoized<T extends string | Buffer>(cached: CachedObject<KubeObject>, key: string, encode: () => T): T {
+  let text = cached.memo.get(key) as T | undefined;
   if (text === undefined) {
     text = encode();
     cached.memo.set(key, text);
@@ -45,8 +51,9 @@ function memoized(cached: CachedObject<KubeObject>, key: string, encode: () => s
   return text;
 }
 
-/** A per-watch encoder of events to newline-terminated JSON lines. */
+/** A per-watch encoder of events to newline-terminated JSON lines or protobuf frames. */
 export function eventEncoder(o: EventEncoderOptions): EventEncoder {
+  if (o.protobuf === true) return protobufEventEncoder(o);
   const target = o.target;
   const targetApiVersion = target === undefined ? '' : `${target.group}/${target.version}`;
   let firstTable = true;
@@ -82,8 +89,32 @@ export function eventEncoder(o: EventEncoderOptions): EventEncoder {
       : line(event.type, object(event.object));
 }
 
-/** The ERROR event of a failure inside a running watch. */
-export function errorEvent(err: StatusError): string {
+function protobufEventEncoder(o: EventEncoderOptions): EventEncoder {
+  const schema = o.strategy.schema;
+  const target = o.target;
+  const pomApiVersion = target?.kind === 'PartialObjectMetadata' ? `${target.group}/${target.version}` : undefined;
+  const object = (cached: CachedObject<KubeObject>): Buffer => {
+    if (pomApiVersion === undefined) return objectProtobuf(schema, cached.object, cached.memo).bytes;
+    return memoized(cached, `pb:pom:${pomApiVersion}`, () => partialObjectMetadataProtobuf(toPartialObjectMetadata(cached.object, pomApiVersion)));
+  };
+  const bookmark = (revision: number, initialEventsEnd: boolean): Buffer => {
+    const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
+    if (initialEventsEnd) metadata['annotations'] = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
+    if (pomApiVersion !== undefined) return partialObjectMetadataProtobuf({ apiVersion: pomApiVersion, metadata });
+    return objectProtobuf(schema, { apiVersion: o.apiVersion, kind: o.strategy.kind, metadata }, undefined).bytes;
+  };
+  return (event) =>
+    event.type === 'BOOKMARK'
+      ? watchFrame('BOOKMARK', bookmark(event.revision, event.initialEventsEnd === true))
+      : watchFrame(event.type, object(event.object));
+}
+
+function wireStatus(err: StatusError): object {
   const body = statusBody(err);
-  return line('ERROR', JSON.stringify(body.details === undefined ? body : { ...body, details: wireDetails(body.details) }));
+  return body.details === undefined ? body : { ...body, details: wireDetails(body.details) };
+}
+
+/** The ERROR event of a failure inside a running watch. */
+export function errorEvent(err: StatusError, protobuf = false): string | Buffer {
+  return protobuf ? watchFrame('ERROR', statusProtobuf(wireStatus(err))) : line('ERROR', JSON.stringify(wireStatus(err)));
 }

@@ -1,3 +1,5 @@
+import { isProtobuf, negotiateResponse } from '../../codec/negotiate.js';
+import { statusProtobuf } from '../../codec/protobuf/protobuf-codec.js';
 import type { Logger } from '../../log/logger.js';
 import { internalError } from '../../errors/constructors.js';
 import { reasonCodes, type StatusReason } from '../../errors/reasons.js';
@@ -37,15 +39,29 @@ export function recover(options: { readonly logger: Logger }): Filter {
   };
 }
 
-/** Writes a Status body for `err` (used by recover and by filters that answer on their own). */
+/**
+ * Writes a Status body for `err` (used by recover and by filters that answer on their own): in protobuf
+ * when the request's resource serves it and the client prefers it, else JSON.
+ */
 export function renderStatus(ctx: AppContext, err: StatusError): void {
   ctx.status = err.code;
-  // Exactly `application/json`, as kube-apiserver answers (ctx.type would add `; charset=utf-8`).
-  ctx.set('Content-Type', 'application/json');
   const retry = err.details?.retryAfterSeconds;
   if (retry !== undefined && retry > 0) ctx.set('Retry-After', String(retry));
   const body = statusBody(err);
-  ctx.body = body.details === undefined ? body : { ...body, details: wireDetails(body.details) };
+  const wire = body.details === undefined ? body : { ...body, details: wireDetails(body.details) };
+  const offers = ctx.state.responseOffers;
+  const accept = ctx.get('Accept');
+  if (offers !== undefined && accept !== '') {
+    const offer = negotiateResponse(accept, offers)?.offer;
+    if (offer !== undefined && isProtobuf(offer)) {
+      ctx.set('Content-Type', offer.mediaType);
+      ctx.body = statusProtobuf(wire);
+      return;
+    }
+  }
+  // Exactly `application/json`, as kube-apiserver answers (ctx.type would add `; charset=utf-8`).
+  ctx.set('Content-Type', 'application/json');
+  ctx.body = wire;
 }
 
 function toStatusError(err: unknown, ctx: AppContext, logger: Logger): StatusError {

@@ -1,0 +1,119 @@
+/**
+ * Protobuf bodies of the REST API, built on the kinds' own schemas (message-codec.ts) and the envelope:
+ * objects, lists (`<Kind>List` {metadata = 1 ListMeta, items = 2}), Status, DeleteOptions and
+ * PartialObjectMetadata(List). A kind is served in protobuf when its schema carries field numbers
+ * (`servesProtobuf`); custom resources never do.
+ *
+ * Encode once (invariant 6): an object shared by the watch cache keeps its enveloped bytes in its
+ * encoding memo under `PROTOBUF_MEMO_KEY`, so a get, every list that holds it (which reuses the bare
+ * message inside the envelope) and every protobuf watcher share one serialization.
+ */
+import type { KubeObject, ListMeta } from '../../api/object.js';
+import { deleteOptionsSchema, statusSchema } from '../../endpoints/openapi/meta-schemas.js';
+import { listMetaSchema, objectMetaSchema } from '../../schema/object-meta-schema.js';
+import type { Schema } from '../../schema/schema.js';
+import { encodingMemo } from '../shared-json.js';
+import { decodeEnvelope, encodeEnveloped, envelope, type DecodedEnvelope, type Enveloped } from './envelope.js';
+import { messageCodec } from './message-codec.js';
+import { WireReader } from './wire-reader.js';
+import { WIRE_LEN, WireWriter } from './wire-writer.js';
+
+/** The memo key of an object's enveloped protobuf (`Enveloped`). */
+export const PROTOBUF_MEMO_KEY = 'pb';
+
+export const servesProtobuf = (schema: Schema): boolean => schema.protobuf !== undefined;
+
+const statusMessage: Schema = statusSchema(listMetaSchema);
+const partialObjectMetadataSchema: Schema = {
+  type: 'object',
+  properties: { metadata: objectMetaSchema },
+  protobuf: { metadata: 1 },
+};
+
+/** The bare message of `obj` (no envelope). */
+export function encodeMessage(schema: Schema, obj: object): Buffer {
+  const w = new WireWriter();
+  messageCodec(schema).encode(w, obj as Record<string, unknown>);
+  return w.finish();
+}
+
+/** The enveloped protobuf of an object, with apiVersion and kind from the object itself. */
+export function objectProtobuf(schema: Schema, obj: KubeObject, memo: Map<string, unknown> | undefined = encodingMemo(obj)): Enveloped {
+  let e = memo?.get(PROTOBUF_MEMO_KEY) as Enveloped | undefined;
+  if (e === undefined) {
+    e = envelope(obj.apiVersion ?? '', obj.kind ?? '', encodeMessage(schema, obj));
+    memo?.set(PROTOBUF_MEMO_KEY, e);
+  }
+  return e;
+}
+
+function writeListMeta(w: WireWriter, metadata: ListMeta | undefined): void {
+  w.tag(1, WIRE_LEN);
+  const m = w.begin();
+  if (metadata !== undefined) messageCodec(listMetaSchema).encode(w, metadata as Record<string, unknown>);
+  w.end(m);
+}
+
+/** A list of objects of `schema`: items reuse their memoized messages. */
+export function listProtobuf(schema: Schema, list: { apiVersion?: string; kind?: string; metadata?: ListMeta; items: readonly KubeObject[] }): Buffer {
+  return encodeEnveloped(list.apiVersion ?? '', list.kind ?? '', (w) => {
+    writeListMeta(w, list.metadata);
+    for (const item of list.items) {
+      const memo = encodingMemo(item);
+      if (memo !== undefined) {
+        const raw = objectProtobuf(schema, item, memo).raw;
+        w.tag(2, WIRE_LEN);
+        w.varint(raw.length);
+        w.raw(raw);
+        continue;
+      }
+      w.tag(2, WIRE_LEN);
+      const m = w.begin();
+      messageCodec(schema).encode(w, item);
+      w.end(m);
+    }
+  });
+}
+
+/** A `Status` (success or failure), enveloped as `v1` Status. */
+export function statusProtobuf(status: object): Buffer {
+  return encodeEnveloped('v1', 'Status', (w) => messageCodec(statusMessage).encode(w, status as Record<string, unknown>));
+}
+
+/** A PartialObjectMetadata (`apiVersion` is `meta.<domain>/v1` or v1beta1, as negotiated). */
+export function partialObjectMetadataProtobuf(pom: { apiVersion: string; metadata: unknown }): Buffer {
+  return encodeEnveloped(pom.apiVersion, 'PartialObjectMetadata', (w) => messageCodec(partialObjectMetadataSchema).encode(w, pom));
+}
+
+export function partialObjectMetadataListProtobuf(list: { apiVersion: string; metadata: ListMeta; items: readonly { metadata: unknown }[] }): Buffer {
+  return encodeEnveloped(list.apiVersion, 'PartialObjectMetadataList', (w) => {
+    writeListMeta(w, list.metadata);
+    const codec = messageCodec(partialObjectMetadataSchema);
+    for (const item of list.items) {
+      w.tag(2, WIRE_LEN);
+      const m = w.begin();
+      codec.encode(w, item as Record<string, unknown>);
+      w.end(m);
+    }
+  });
+}
+
+export interface DecodedMessage extends DecodedEnvelope {
+  /** The object in its JSON shape, without apiVersion and kind. */
+  readonly value: Record<string, unknown>;
+  /** Paths of unknown field numbers (`metadata.#15`), for `fieldValidation`. */
+  readonly unknown: readonly string[];
+}
+
+/** Decodes an enveloped body as a message of `schema`. Throws `ProtobufError` on malformed input. */
+export function decodeProtobuf(body: Uint8Array, schema: Schema): DecodedMessage {
+  const env = decodeEnvelope(body);
+  const unknown: string[] = [];
+  const value = messageCodec(schema).decode(new WireReader(env.raw), env.raw.length, '', { unknown });
+  return { ...env, value, unknown };
+}
+
+/** A DeleteOptions body in protobuf. */
+export function decodeDeleteOptionsProtobuf(body: Uint8Array): DecodedMessage {
+  return decodeProtobuf(body, deleteOptionsSchema);
+}

@@ -1,0 +1,72 @@
+/**
+ * The protobuf forms of meta/v1 time values, which JSON writes as text:
+ * - `Time`: {seconds = 1, nanos = 2}, second precision (Go writes nanos 0 and ignores it when reading);
+ *   JSON `2024-05-01T10:00:00Z`.
+ * - `MicroTime`: the same message with nanos truncated to microseconds; JSON `2024-05-01T10:00:00.123456Z`.
+ * - `Duration`: {duration = 1} in int64 nanoseconds; JSON a Go duration string (`1h2m3.5s`).
+ * A zero time is an empty message, and reads back as absent.
+ */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** Seconds since the epoch and nanoseconds of an RFC 3339 text; undefined when it is not one. */
+export function parseTimestamp(text: string): { seconds: number; nanos: number } | undefined {
+  const m = RFC3339.exec(text);
+  if (m === null) return undefined;
+  const ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[8]!.toUpperCase()}`);
+  if (Number.isNaN(ms)) return undefined;
+  const frac = m[7] === undefined ? '' : m[7].slice(1, 10);
+  const nanos = frac === '' ? 0 : Number(frac.padEnd(9, '0'));
+  return { seconds: Math.floor(ms / 1000), nanos };
+}
+
+/** Go's time.Time RFC 3339 text in UTC: `2024-05-01T10:00:00Z`, with `.ffffff` when `micro`. */
+export function formatTimestamp(seconds: number, nanos: number, micro: boolean): string {
+  const iso = new Date(seconds * 1000).toISOString(); // 2024-05-01T10:00:00.000Z
+  if (!micro) return `${iso.slice(0, 19)}Z`;
+  const us = Math.floor(nanos / 1000);
+  return `${iso.slice(0, 19)}.${String(us).padStart(6, '0')}Z`;
+}
+
+const UNITS: Readonly<Record<string, number>> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+
+/** Nanoseconds of a Go duration string (`1h2m3.5s`, `-1.5h`, `0`); undefined when it is not one. */
+export function parseGoDuration(text: string): number | undefined {
+  let s = text;
+  let sign = 1;
+  if (s.startsWith('-') || s.startsWith('+')) {
+    if (s[0] === '-') sign = -1;
+    s = s.slice(1);
+  }
+  if (s === '0') return 0;
+  if (s === '') return undefined;
+  let total = 0;
+  const part = /^(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/;
+  while (s !== '') {
+    const m = part.exec(s);
+    if (m === null) return undefined;
+    total += Number(m[1]) * UNITS[m[2]!]!;
+    s = s.slice(m[0].length);
+  }
+  return sign * Math.round(total);
+}
+
+/** Go's `time.Duration.String()` of `ns` nanoseconds: `1h2m3.5s`, `1.5ms`, `0s`. */
+export function formatGoDuration(ns: number): string {
+  if (ns === 0) return '0s';
+  const sign = ns < 0 ? '-' : '';
+  let u = Math.abs(ns);
+  if (u < 1e9) {
+    const [unit, size] = u < 1e3 ? ['ns', 1] : u < 1e6 ? ['µs', 1e3] : ['ms', 1e6];
+    return `${sign}${trimFraction(u / (size as number))}${unit}`;
+  }
+  const h = Math.floor(u / 3600e9);
+  u -= h * 3600e9;
+  const m = Math.floor(u / 60e9);
+  u -= m * 60e9;
+  const sec = `${trimFraction(u / 1e9)}s`;
+  return `${sign}${h > 0 ? `${h}h${m}m` : m > 0 ? `${m}m` : ''}${sec}`;
+}
+
+function trimFraction(v: number): string {
+  return String(Number(v.toFixed(9)));
+}
