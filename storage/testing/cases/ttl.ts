@@ -28,7 +28,7 @@ export function defineTtlCases(ctx: SuiteContext): void {
         expect(Date.now() - written).toBeGreaterThanOrEqual(1000 - CLOCK_ALLOWANCE_MS);
         const expired = w.events.find(deleteOf(`${p}a`))!;
         expect(expired.kv.modRevision).toBeGreaterThan(r1);
-        expect(expired.prev.modRevision).toBe(r1);
+        expect(expired.prev?.modRevision).toBe(r1);
         expect(valueOf(expired.prev)).toBe('short-lived');
 
         const after = await s.get(`${p}a`);
@@ -87,7 +87,7 @@ export function defineTtlCases(ctx: SuiteContext): void {
         // Deleted a full ttl after the update, so it outlived the first ttl by the time between the writes.
         expect(Date.now() - updated).toBeGreaterThanOrEqual(2000 - CLOCK_ALLOWANCE_MS);
         const expired = w.events.find(deleteOf(`${p}a`))!;
-        expect(expired.prev.modRevision).toBe(r2);
+        expect(expired.prev?.modRevision).toBe(r2);
         expect(valueOf(expired.prev)).toBe('v2');
         expect((await s.get(`${p}a`)).kv).toBeUndefined();
       } finally {
