@@ -2,12 +2,31 @@ import { builtinKinds } from './index.js';
 
 test('every built-in kind once, with distinct resources and short names', () => {
   const kinds = builtinKinds();
-  expect(kinds.map((k) => k.kind)).toEqual(['ConfigMap', 'Namespace', 'Node', 'PodTemplate', 'Secret', 'ServiceAccount']);
-  const resources = kinds.map((k) => `${k.group}/${k.resource}`);
+  expect(kinds.map((k) => `${k.groupPrefix ?? k.group}/${k.kind}`)).toEqual([
+    '/ConfigMap',
+    '/Event',
+    '/Namespace',
+    '/Node',
+    '/PodTemplate',
+    '/Secret',
+    '/ServiceAccount',
+    'events/Event',
+  ]);
+  const resources = kinds.map((k) => `${k.groupPrefix ?? k.group}/${k.resource}`);
   expect(new Set(resources).size).toBe(resources.length);
-  const shortNames = kinds.flatMap((k) => k.shortNames ?? []);
+  // A view of another kind's objects shares its short names (`ev` for both Event kinds, as Kubernetes).
+  const shortNames = kinds.filter((k) => k.storedAs === undefined).flatMap((k) => k.shortNames ?? []);
   expect(new Set(shortNames).size).toBe(shortNames.length);
+  for (const k of kinds) if (k.storedAs !== undefined) expect(k.shortNames).toEqual(k.storedAs.kind.shortNames);
   expect(Object.isFrozen(kinds)).toBe(true);
+});
+
+test('a view is stored as a listed kind of the same scope', () => {
+  const kinds = builtinKinds();
+  for (const k of kinds.filter((x) => x.storedAs !== undefined)) {
+    expect(kinds).toContain(k.storedAs!.kind);
+    expect(k.namespaced).toBe(k.storedAs!.kind.namespaced);
+  }
 });
 
 test('each schema wraps apiVersion, kind and metadata', () => {

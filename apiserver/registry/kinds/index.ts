@@ -4,13 +4,24 @@
  */
 import type { KindStrategy } from '../kind-strategy.js';
 import { configMaps } from './core/configmap.js';
+import { events } from './core/event.js';
 import { namespaces } from './core/namespace.js';
 import { nodes } from './core/node.js';
 import { podTemplates } from './core/podtemplate.js';
 import { secrets } from './core/secret.js';
 import { serviceAccounts } from './core/serviceaccount.js';
+import { eventsV1 } from './events/event.js';
 
-const BUILTIN: readonly KindStrategy[] = Object.freeze([configMaps, namespaces, nodes, podTemplates, secrets, serviceAccounts]);
+const BUILTIN: readonly KindStrategy[] = Object.freeze([
+  configMaps,
+  events,
+  namespaces,
+  nodes,
+  podTemplates,
+  secrets,
+  serviceAccounts,
+  eventsV1,
+]);
 
 export function builtinKinds(): readonly KindStrategy[] {
   return BUILTIN;
