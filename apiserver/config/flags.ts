@@ -5,6 +5,8 @@
  * Names follow kube-apiserver's where one exists. Defaults are written as the user would type them, and
  * go through the same parser as user input, so `--help` shows exactly what a flag defaults to.
  */
+import { featureGateHelpLines } from '../features/feature-gates.js';
+
 export type FlagType =
   /** Free text. */
   | 'string'
@@ -29,6 +31,8 @@ export interface FlagSpec {
   readonly values?: readonly string[];
   /** Placeholder shown in --help (`string`, `port`, `duration` ...). */
   readonly arg?: string;
+  /** A `list` flag that may be repeated: each occurrence adds its items (pflag's map flags), not replaces. */
+  readonly repeatable?: boolean;
 }
 
 export const flagTable: readonly FlagSpec[] = [
@@ -68,6 +72,10 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'runtime-config', type: 'string', default: '', arg: 'key=value,...',
     help: 'Enable or disable API group versions and resources: api/all, api/ga, api/beta, api/alpha, '
       + '<group>/<version> or <group>/<version>/<resource>, each =true or =false (default true).' },
+  { name: 'feature-gates', type: 'list', repeatable: true, default: '', arg: 'colonSeparatedMultimapStringString',
+    help: 'Feature gates to turn on or off: comma-separated Name=true|false pairs, each optionally prefixed with the '
+      + 'component "kube:"; the flag may be given several times. An unknown gate, or a gate locked to its default '
+      + `set to the other value, is an error. Alpha and beta gates:\n${featureGateHelpLines().join('\n')}` },
   // Limits and timeouts
   { name: 'max-requests-inflight', type: 'int', default: '400', arg: 'n',
     help: 'Maximum number of non-mutating requests in flight; more get 429. 0 means no limit.' },

@@ -10,7 +10,9 @@ export function helpText(program: string, table: readonly FlagSpec[] = flagTable
   const lines = table.map((f, i) => {
     const choices = f.type === 'enum' ? ` One of: ${f.values?.join(', ')}.` : '';
     const dflt = f.default === '' ? '' : ` (default ${f.type === 'list' ? `[${f.default}]` : f.default})`;
-    return `${left[i]!.padEnd(width)}${f.help}${choices}${dflt}`;
+    // A multi-line help (the feature gates' list): later lines are indented under the first.
+    const [first, ...more] = f.help.split('\n');
+    return [`${left[i]!.padEnd(width)}${first}${choices}${dflt}`, ...more.map((l) => ' '.repeat(width + 2) + l)].join('\n');
   });
   return [
     `Usage: ${program} [flags]`,

@@ -21,9 +21,17 @@ export interface ParsedFlags {
 const trueWords = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const falseWords = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 
+/** Go's strconv.ParseBool: undefined for anything but its twelve spellings. */
+export function parseGoBool(text: string): boolean | undefined {
+  if (trueWords.has(text)) return true;
+  if (falseWords.has(text)) return false;
+  return undefined;
+}
+
 /**
  * Parses `argv` (without node and script) against the flag table. Accepts `--flag=value`, `--flag value`,
- * `--bool`, `--bool=false`. A repeated flag: the last one wins (as pflag for scalar flags). Throws
+ * `--bool`, `--bool=false`. A repeated flag: the last one wins (as pflag for scalar flags), except a
+ * `repeatable` list, whose occurrences add up. Throws
  * `FlagError` for an unknown flag, a missing or malformed value, or a positional argument.
  */
 export function parseFlags(argv: readonly string[], table: readonly FlagSpec[] = flagTable): ParsedFlags {
@@ -53,7 +61,8 @@ export function parseFlags(argv: readonly string[], table: readonly FlagSpec[] =
       value = next;
       i++;
     }
-    raw.set(name, value);
+    const before = raw.get(name);
+    raw.set(name, spec.repeatable === true && before !== undefined ? `${before},${value}` : value);
   }
 
   const values = new Map<string, FlagValue>();
@@ -99,10 +108,11 @@ function convert(spec: FlagSpec, text: string, given: boolean): FlagValue {
       if (!Number.isSafeInteger(n)) throw bad('out of range');
       return n;
     }
-    case 'bool':
-      if (trueWords.has(text)) return true;
-      if (falseWords.has(text)) return false;
-      throw bad('not a boolean (true or false)');
+    case 'bool': {
+      const b = parseGoBool(text);
+      if (b === undefined) throw bad('not a boolean (true or false)');
+      return b;
+    }
     case 'duration': {
       const ms = parseDuration(text);
       if (ms === undefined) throw bad('not a duration (e.g. 30s, 5m, 1h30m)');

@@ -4,6 +4,8 @@ import { groupOf } from '../registry/kind-strategy.js';
 import { builtinKinds } from '../registry/kinds/index.js';
 import { checkRuntimeConfig, parseRuntimeConfig } from '../registry/runtime-config.js';
 import { resolve } from 'node:path';
+import { defaultFeatureGates, type FeatureGates } from '../features/feature-gates.js';
+import { parseFeatureGatesFlag } from './feature-gates-flag.js';
 import { FlagError } from './flag-error.js';
 import type { ParsedFlags } from './parse-flags.js';
 
@@ -32,6 +34,8 @@ export interface ServerConfig {
   readonly groupDomain: string;
   /** `--runtime-config` as given (validated); '' serves every built-in group version. */
   readonly runtimeConfig: string;
+  /** `--feature-gates`, resolved against the gate table: handlers ask `features.enabled('WatchList')`. */
+  readonly features: FeatureGates;
   readonly logLevel: string;
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
@@ -52,6 +56,7 @@ export function defaultConfig(dataDir: string): ServerConfig {
     dataDir: resolve(dataDir),
     groupDomain: 'platform.io',
     runtimeConfig: '',
+    features: defaultFeatureGates,
     logLevel: 'info',
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
@@ -125,6 +130,8 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
   const requestTimeoutMs = flags.duration('request-timeout');
   if (requestTimeoutMs <= 0) throw new FlagError('invalid value for flag --request-timeout: must be positive');
 
+  const features = parseFeatureGatesFlag(flags.list('feature-gates'));
+
   const dataDir = resolve(cwd, flags.string('data-dir') ?? './data');
   const tokenAuthFile = flags.string('token-auth-file');
   return {
@@ -141,6 +148,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     dataDir,
     groupDomain,
     runtimeConfig,
+    features,
     logLevel: flags.string('log-level') ?? 'info',
     maxRequestsInflight: flags.int('max-requests-inflight'),
     maxMutatingRequestsInflight: flags.int('max-mutating-requests-inflight'),

@@ -85,25 +85,26 @@ describe('parseWriteOptions', () => {
 });
 
 describe('parseListOptions', () => {
+  const on = { watchListEnabled: true };
   it('reads a kubectl list and a watch', () => {
-    const list = parseListOptions(q('limit=500&labelSelector=app%3Dweb&fieldSelector=metadata.name%3Dx&resourceVersion=0'));
+    const list = parseListOptions(q('limit=500&labelSelector=app%3Dweb&fieldSelector=metadata.name%3Dx&resourceVersion=0'), on);
     expect(list.limit).toBe(500);
     expect(list.watch).toBe(false);
     expect(list.labelSelector.toString()).toBe('app=web');
     expect(list.fieldSelector.toString()).toBe('metadata.name=x');
     expect(list.resourceVersion).toBe('0');
-    const w = parseListOptions(q('allowWatchBookmarks=true&resourceVersion=12&timeoutSeconds=300&watch=true'));
+    const w = parseListOptions(q('allowWatchBookmarks=true&resourceVersion=12&timeoutSeconds=300&watch=true'), on);
     expect(w).toMatchObject({ watch: true, allowWatchBookmarks: true, resourceVersion: '12', timeoutSeconds: 300, limit: 0, continue: '' });
-    expect(parseListOptions(q(''), { forceWatch: true }).watch).toBe(true);
-    const stream = parseListOptions(q('watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true'));
+    expect(parseListOptions(q(''), { forceWatch: true, watchListEnabled: false }).watch).toBe(true);
+    const stream = parseListOptions(q('watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true'), on);
     expect(stream.sendInitialEvents).toBe(true);
     expect(stream.resourceVersionMatch).toBe('NotOlderThan');
   });
 
   it('rejects bad selectors and numbers with 400', () => {
-    expect(status(() => parseListOptions(q('labelSelector=a%20b'))).code).toBe(400);
-    expect(status(() => parseListOptions(q('fieldSelector=a'))).message).toBe("invalid selector: 'a'; can't understand 'a'");
-    expect(status(() => parseListOptions(q('timeoutSeconds=x'))).code).toBe(400);
+    expect(status(() => parseListOptions(q('labelSelector=a%20b'), on)).code).toBe(400);
+    expect(status(() => parseListOptions(q('fieldSelector=a'), on)).message).toBe("invalid selector: 'a'; can't understand 'a'");
+    expect(status(() => parseListOptions(q('timeoutSeconds=x'), on)).code).toBe(400);
   });
 
   it.each([
@@ -119,15 +120,23 @@ describe('parseListOptions', () => {
       '[resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]',
     ],
   ])('%s is a 422', (query, detail) => {
-    const e = status(() => parseListOptions(q(query)));
+    const e = status(() => parseListOptions(q(query), on));
     expect(e.code).toBe(422);
     expect(e.message).toBe(`ListOptions.meta.k8s.io "" is invalid: ${detail}`);
   });
 
-  it('forbids sendInitialEvents when the watch list feature is off', () => {
-    expect(status(() => parseListOptions(q('watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan'), { watchListEnabled: false })).message).toBe(
+  it('forbids sendInitialEvents on a watch when the WatchList gate is off, with the other causes', () => {
+    const off = { watchListEnabled: false };
+    expect(status(() => parseListOptions(q('watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan'), off)).message).toBe(
       'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
     );
+    expect(status(() => parseListOptions(q('watch=1&sendInitialEvents=false'), off)).message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, '
+        + 'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled]',
+    );
+    // Lists refuse the parameter whatever the gate; a watch without it is unaffected.
+    expect(status(() => parseListOptions(q('sendInitialEvents=true'), off)).message).toContain('sendInitialEvents is forbidden for list');
+    expect(parseListOptions(q('watch=1&resourceVersion=5'), off).resourceVersion).toBe('5');
   });
 });
 

@@ -153,6 +153,13 @@ export interface ListOptions {
   readonly sendInitialEvents?: boolean;
 }
 
+export interface ParseListOptions {
+  /** The request is a watch whatever the query says (the `/watch/` path prefix). */
+  readonly forceWatch?: boolean;
+  /** The WatchList feature gate (`config.features.enabled('WatchList')`): may a watch carry `sendInitialEvents`. */
+  readonly watchListEnabled: boolean;
+}
+
 /**
  * The options of list and watch. Selectors are parsed (400 on syntax errors; field labels are checked by
  * the caller against the kind with `checkFieldLabels`). `watch` is read from the query; the caller may
@@ -160,11 +167,12 @@ export interface ListOptions {
  * `ValidateListOptions`, each a 422 against `ListOptions`:
  * - list: `resourceVersionMatch` needs `resourceVersion`, is forbidden with `continue`, must be `Exact` or
  *   `NotOlderThan`, and `Exact` is forbidden with `resourceVersion=0`; `sendInitialEvents` is forbidden.
- * - watch: `sendInitialEvents` requires `resourceVersionMatch=NotOlderThan` (and `watchListEnabled`);
- *   `resourceVersionMatch` is only allowed with `sendInitialEvents`, only as `NotOlderThan`, and never
- *   with `continue`.
+ * - watch: `sendInitialEvents` requires `resourceVersionMatch=NotOlderThan` and the WatchList feature gate
+ *   (`watchListEnabled`; off: `sendInitialEvents: Forbidden: ... unless the WatchList feature gate is
+ *   enabled`, reported with the other causes); `resourceVersionMatch` is only allowed with
+ *   `sendInitialEvents`, only as `NotOlderThan`, and never with `continue`.
  */
-export function parseListOptions(query: URLSearchParams, opts: { forceWatch?: boolean; watchListEnabled?: boolean } = {}): ListOptions {
+export function parseListOptions(query: URLSearchParams, opts: ParseListOptions): ListOptions {
   const labelSelector = parseLabelSelector(query.get('labelSelector') ?? '');
   const fieldSelector = parseFieldSelector(query.get('fieldSelector') ?? '');
   const watch = opts.forceWatch === true || queryBool(query, 'watch');
@@ -189,7 +197,7 @@ export function parseListOptions(query: URLSearchParams, opts: { forceWatch?: bo
   if (watch) {
     if (sendInitialEvents !== undefined) {
       if (match !== 'NotOlderThan') forbid('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
-      if (opts.watchListEnabled === false) forbid('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
+      if (!opts.watchListEnabled) forbid('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
     }
     if (match !== '') {
       if (sendInitialEvents === undefined) forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');

@@ -147,6 +147,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         kinds: builtinKinds(),
         prefix: config.storagePrefix,
         runtimeConfig: parseRuntimeConfig(config.runtimeConfig),
+        features: config.features,
       });
       const created = await bootstrapNamespaces(served.resources, names);
       if (created.length > 0) logger.info({ namespaces: created }, 'created system namespaces');

@@ -5,6 +5,7 @@
  * list sequence, 410 for compacted starts, 504 for unreachable ones, Table and PartialObjectMetadata
  * watches, 406 for YAML, and invalid option combinations.
  */
+import { featureGates } from '../../apiserver/features/feature-gates.js';
 import { backends, createNamespace, describeBackends, stopBackends, uniqueName, type TestApi } from './helpers.js';
 import { openWatch, type WatchEventJson, type WatchStream } from './watch-client.js';
 
@@ -45,7 +46,8 @@ describeBackends(all, (b) => {
   const listRv = async (): Promise<string> => (await api.request('GET', cmPath())).json().metadata.resourceVersion;
 
   beforeAll(async () => {
-    api = await b.start();
+    // Streaming lists (sendInitialEvents) need the WatchList gate, off by default (test/http/feature-gates.test.ts).
+    api = await b.start({ features: featureGates({ WatchList: true }) });
   });
   beforeEach(async () => {
     ns = await createNamespace(api);

@@ -84,6 +84,55 @@ describe('flags', () => {
     expect((error as Error).message).not.toContain('\n');
   });
 
+  it('--feature-gates: kube syntax, repeatable, kube: prefix, defaults from the gate table', () => {
+    expect(config().features.enabled('WatchList')).toBe(false);
+    expect(config().features.enabled('APIResponseCompression')).toBe(true);
+    const c = config('--feature-gates=WatchList=true, APIResponseCompression=False', '--feature-gates', 'CBORServingAndStorage=1');
+    expect(c.features.enabled('WatchList')).toBe(true);
+    expect(c.features.enabled('APIResponseCompression')).toBe(false);
+    expect(c.features.enabled('CBORServingAndStorage')).toBe(true);
+    expect(config('--feature-gates=kube:WatchList=true,kube:WatchList=false').features.enabled('WatchList')).toBe(false);
+    expect(config('--feature-gates=AllBeta=true').features.enabled('WatchList')).toBe(true);
+    expect(config('--feature-gates=RemainingItemCount=true').features.warnings).toEqual([
+      'Setting GA feature gate RemainingItemCount=true. It will be removed in a future release.',
+    ]);
+  });
+
+  it.each([
+    [['--feature-gates=NoSuchGate=true'], 'unrecognized feature gate: NoSuchGate'],
+    [['--feature-gates=WatchList=true', '--feature-gates=Bogus=false'], 'unrecognized feature gate: Bogus'],
+    [['--feature-gates=RemainingItemCount=false'], 'cannot set feature gate RemainingItemCount to false, feature is locked to true'],
+    [['--feature-gates=WatchList'], 'missing bool value for WatchList'],
+    [['--feature-gates=WatchList=yes'], 'invalid value of WatchList=yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
+    [['--feature-gates=wardle:A=true'], 'component not registered: wardle'],
+    [['--feature-gates=kube:WatchList=true,APIResponseCompression=false'],
+      'set kube feature gates with default empty prefix or kube: prefix consistently, do not mix use'],
+  ])('--feature-gates %j is a FlagError with kube\'s message', (argv, message) => {
+    let error: unknown;
+    try {
+      config(...argv);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(FlagError);
+    expect((error as Error).message).toBe(message);
+  });
+
+  it('lists the alpha and beta gates under --feature-gates in --help, as kube does', () => {
+    const text = helpText('platform-apiserver');
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.trimStart().startsWith('--feature-gates colonSeparatedMultimapStringString'));
+    expect(at).toBeGreaterThan(0);
+    const gateLines = lines.slice(at + 1).filter((l) => /^\s+kube:/.test(l)).map((l) => l.trim());
+    expect(gateLines).toContain('kube:AllAlpha=true|false (ALPHA - default=false)');
+    expect(gateLines).toContain('kube:APIResponseCompression=true|false (BETA - default=true)');
+    expect(gateLines).toContain('kube:CBORServingAndStorage=true|false (ALPHA - default=false)');
+    expect(gateLines).toContain('kube:WatchList=true|false (BETA - default=false)');
+    expect(text).not.toContain('kube:RemainingItemCount');
+    // The next flag still starts its own line after the list.
+    expect(lines[at + 1 + gateLines.length]).toMatch(/^\s+--max-requests-inflight /);
+  });
+
   it('takes --help before anything else', () => {
     expect(parseFlags(['--secure-port=1', '--help']).help).toBe(true);
     expect(parseFlags(['-h']).help).toBe(true);

@@ -8,7 +8,7 @@ import { COMMON_FIELD_LABELS, checkFieldLabels } from '../../selectors/field-sel
 import type { RequestScope } from './request-scope.js';
 
 export function listOptions(scope: RequestScope): ListOptions {
-  const o = parseListOptions(scope.query);
+  const o = parseListOptions(scope.query, { watchListEnabled: scope.features.enabled('WatchList') });
   checkFieldLabels(o.fieldSelector, [...COMMON_FIELD_LABELS, ...Object.keys(scope.served.strategy.selectableFields ?? {})]);
   return {
     ...(o.labelSelector.empty ? {} : { labelSelector: o.labelSelector }),

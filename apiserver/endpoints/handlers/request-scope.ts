@@ -1,3 +1,4 @@
+import type { FeatureGates } from '../../features/feature-gates.js';
 import type { Naming } from '../../naming/naming.js';
 import type { RequestInfo } from '../../request/request-info.js';
 import type { AppContext } from '../../server/request-state.js';
@@ -12,4 +13,6 @@ export interface RequestScope {
   readonly resources: ServedResources;
   readonly naming: Naming;
   readonly query: URLSearchParams;
+  /** `--feature-gates`: `features.enabled('WatchList')`. */
+  readonly features: FeatureGates;
 }
