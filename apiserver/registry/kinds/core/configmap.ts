@@ -6,6 +6,7 @@
  */
 import type { KubeObject } from '../../../api/object.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
+import { ptr } from '../../../schema/schema.js';
 import { FieldPath, forbidden, invalidValue, type FieldError } from '../../../validation/field-error.js';
 import type { KindStrategy } from '../../kind-strategy.js';
 import { asMap, byteSize, checkDataMap, dataTooLong, MAX_DATA_SIZE, sameMap, stringSize } from '../shared/data-maps.js';
@@ -20,7 +21,7 @@ const schema = kindSchema('ConfigMap holds configuration data for pods to consum
     "Configuration data: each key must consist of alphanumeric characters, '-', '_' or '.'. Values are UTF-8 strings; use binaryData for other bytes. Keys may not also appear in binaryData.",
   ),
   immutable: bool('If true, only metadata can be modified afterwards: data and binaryData are frozen. Unset means false. Cannot be unset once true.'),
-});
+}, undefined, { data: 2, binaryData: 3, immutable: ptr(4) });
 
 const immutableMsg = 'field is immutable when `immutable` is set';
 const dataPath = FieldPath.root('data');

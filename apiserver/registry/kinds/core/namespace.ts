@@ -32,6 +32,8 @@ const conditionSchema = obj(
     type: requiredStr('Type of the condition, e.g. NamespaceDeletionContentFailure.'),
   },
   ['type', 'status'],
+  // Field 3 is unused in Kubernetes.
+  { protobuf: { type: 1, status: 2, lastTransitionTime: 4, reason: 5, message: 6 } },
 );
 
 const schema = kindSchema('Namespace provides a scope for names. Names of namespaced objects are unique within a namespace.', {
@@ -40,7 +42,7 @@ const schema = kindSchema('Namespace provides a scope for names. Names of namesp
       finalizers: stringList(
         'Must be empty before the namespace is removed from storage. Changed only through the finalize sub-resource. On create, "kubernetes" is always added.',
       ),
-    }),
+    }, undefined, { protobuf: { finalizers: 1 } }),
     'The behavior of the namespace.',
   ),
   status: struct(
@@ -49,10 +51,10 @@ const schema = kindSchema('Namespace provides a scope for names. Names of namesp
       phase: str('The current lifecycle phase of the namespace: Active, or Terminating once deletion was requested.', {
         enum: [NAMESPACE_ACTIVE, NAMESPACE_TERMINATING],
       }),
-    }),
+    }, undefined, { protobuf: { phase: 1, conditions: 2 } }),
     'The current status of the namespace, set by the system. Read-only on the main resource.',
   ),
-});
+}, undefined, { spec: 2, status: 3 });
 
 const record = (v: unknown): Record<string, unknown> | undefined =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;

@@ -18,7 +18,7 @@ import { validatePodTemplateSpec } from './pod/validate-pod-template-spec.js';
 
 const schema = kindSchema('PodTemplate describes a template for creating copies of a predefined pod.', {
   template: { ...podTemplateSpecSchema, description: 'Template of the pods to create.', default: {} },
-});
+}, undefined, { template: 2 });
 
 const TEMPLATE = FieldPath.root('template');
 

@@ -10,6 +10,7 @@
  */
 import type { KubeObject } from '../../../api/object.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
+import { ptr } from '../../../schema/schema.js';
 import { FieldPath, forbidden, invalidValue, required, type FieldError } from '../../../validation/field-error.js';
 import type { KindStrategy, StrategyContext } from '../../kind-strategy.js';
 import { asMap, byteSize, checkDataMap, dataTooLong, MAX_DATA_SIZE, sameMap } from '../shared/data-maps.js';
@@ -29,7 +30,7 @@ const schema = kindSchema('Secret holds secret data of a certain type. The total
     'Write-only convenience for non-binary data: each entry is merged into data on write, overwriting an entry of the same key. Never returned on read.',
   ),
   type: str('Used to facilitate programmatic handling of secret data (Opaque when empty). Cannot be changed.'),
-});
+}, undefined, { data: 2, type: 3, stringData: 4, immutable: ptr(5) });
 
 const immutableMsg = 'field is immutable when `immutable` is set';
 const redacted = '<secret contents redacted>';

@@ -6,6 +6,7 @@
  */
 import type { KubeObject } from '../../../api/object.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
+import { ptr } from '../../../schema/schema.js';
 import type { KindStrategy, StrategyContext } from '../../kind-strategy.js';
 import { localObjectReferenceSchema, objectReferenceSchema } from '../shared/common-schemas.js';
 import { legacyKey } from '../shared/legacy-domain.js';
@@ -28,6 +29,8 @@ const schema = kindSchema(
       ['name'],
     ),
   },
+  undefined,
+  { secrets: 2, imagePullSecrets: 3, automountServiceAccountToken: ptr(4) },
 );
 
 /** Keeps only the name of each `secrets` reference (cleanSecretReferences upstream). */

@@ -2,7 +2,7 @@
  * Schemas of the nested types several kinds share (Kubernetes v1.32 core/v1 definitions): references to
  * other objects, taints, resource quantities. Frozen: schemas are shared and never change.
  */
-import type { Schema } from '../../../schema/schema.js';
+import { ptr, type Schema } from '../../../schema/schema.js';
 import { obj, requiredStr, str, time } from './schema-builders.js';
 
 const deepFreeze = <T>(value: T): T => {
@@ -27,7 +27,10 @@ export const objectReferenceSchema: Schema = deepFreeze(
       uid: str('UID of the referent.'),
     },
     undefined,
-    { 'x-kubernetes-map-type': 'atomic' },
+    {
+      'x-kubernetes-map-type': 'atomic',
+      protobuf: { kind: 1, namespace: 2, name: 3, uid: 4, apiVersion: 5, resourceVersion: 6, fieldPath: 7 },
+    },
   ),
 );
 
@@ -37,7 +40,7 @@ export const localObjectReferenceSchema: Schema = deepFreeze(
     'A reference to an object in the same namespace, by name.',
     { name: str('Name of the referent (an empty value is accepted but almost certainly wrong).', { default: '' }) },
     undefined,
-    { 'x-kubernetes-map-type': 'atomic' },
+    { 'x-kubernetes-map-type': 'atomic', protobuf: { name: 1 } },
   ),
 );
 
@@ -58,6 +61,7 @@ export const taintSchema: Schema = deepFreeze(
       value: str('The taint value corresponding to the key (a label value).'),
     },
     ['key', 'effect'],
+    { protobuf: { key: 1, value: 2, effect: 3, timeAdded: ptr(4) } },
   ),
 );
 

@@ -2,7 +2,7 @@
  * The Node schema (core/v1, Kubernetes v1.32), kept apart from the strategy for size. Field names are
  * Kubernetes' own (`kubeletVersion`, `kubeletEndpoint`), which every client library and kubectl read.
  */
-import type { Schema } from '../../../schema/schema.js';
+import { ptr, type Schema } from '../../../schema/schema.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
 import { resourceListSchema, taintSchema } from './common-schemas.js';
 import { atomicList, bool, int32, int64, keyedList, obj, requiredStr, str, stringList, struct, time } from './schema-builders.js';
@@ -17,9 +17,13 @@ const configMapSource = obj(
     uid: str('UID of the referenced ConfigMap: forbidden in spec, required in status.'),
   },
   ['namespace', 'name', 'kubeletConfigKey'],
+  { protobuf: { namespace: 1, name: 2, uid: 3, resourceVersion: 4, kubeletConfigKey: 5 } },
 );
 
-const configSource = obj('The source of a node configuration (deprecated since v1.22).', { configMap: configMapSource });
+// Field 1 was the removed configMapRef.
+const configSource = obj('The source of a node configuration (deprecated since v1.22).', { configMap: configMapSource }, undefined, {
+  protobuf: { configMap: ptr(2) },
+});
 
 const spec = obj('The attributes of a node.', {
   configSource: { ...configSource, description: 'Deprecated: previously used for dynamic node agent configuration; the feature was removed.' },
@@ -33,6 +37,8 @@ const spec = obj('The attributes of a node.', {
   providerID: str('ID of the node assigned by the cloud provider: <ProviderName>://<ProviderSpecificNodeID>.'),
   taints: atomicList({ ...taintSchema, default: {} }, 'The taints of the node.'),
   unschedulable: bool('Controls the scheduling of new pods onto the node. Nodes are schedulable by default.'),
+}, undefined, {
+  protobuf: { podCIDR: 1, externalID: 2, providerID: 3, unschedulable: 4, taints: 5, configSource: ptr(6), podCIDRs: 7 },
 });
 
 const nodeAddress = obj(
@@ -42,6 +48,7 @@ const nodeAddress = obj(
     type: requiredStr('Node address type: Hostname, ExternalIP or InternalIP.'),
   },
   ['type', 'address'],
+  { protobuf: { type: 1, address: 2 } },
 );
 
 const nodeCondition = obj(
@@ -55,6 +62,7 @@ const nodeCondition = obj(
     type: requiredStr('Type of the node condition, e.g. Ready, MemoryPressure, DiskPressure, PIDPressure, NetworkUnavailable.'),
   },
   ['type', 'status'],
+  { protobuf: { type: 1, status: 2, lastHeartbeatTime: 3, lastTransitionTime: 4, reason: 5, message: 6 } },
 );
 
 const nodeConfigStatus = obj('The status of the (removed) dynamic node agent configuration.', {
@@ -62,9 +70,13 @@ const nodeConfigStatus = obj('The status of the (removed) dynamic node agent con
   assigned: { ...configSource, description: 'The configuration the node will try to use.' },
   error: str('Errors met while reconciling the configuration; empty means none.'),
   lastKnownGood: { ...configSource, description: 'The configuration the node falls back to on errors.' },
+}, undefined, {
+  protobuf: { assigned: ptr(1), active: ptr(2), lastKnownGood: ptr(3), error: 4 },
 });
 
-const daemonEndpoint = obj('A port the node agent listens on.', { Port: int32('Port number of the endpoint.', { default: 0 }) }, ['Port']);
+const daemonEndpoint = obj('A port the node agent listens on.', { Port: int32('Port number of the endpoint.', { default: 0 }) }, ['Port'], {
+  protobuf: { Port: 1 },
+});
 
 const nodeSystemInfo = obj(
   'Identifiers and versions reported by the node.',
@@ -81,6 +93,12 @@ const nodeSystemInfo = obj(
     systemUUID: requiredStr('SystemUUID reported by the node, from the hardware.'),
   },
   ['machineID', 'systemUUID', 'bootID', 'kernelVersion', 'osImage', 'containerRuntimeVersion', 'kubeletVersion', 'kubeProxyVersion', 'operatingSystem', 'architecture'],
+  {
+    protobuf: {
+      machineID: 1, systemUUID: 2, bootID: 3, kernelVersion: 4, osImage: 5, containerRuntimeVersion: 6, kubeletVersion: 7,
+      kubeProxyVersion: 8, operatingSystem: 9, architecture: 10,
+    },
+  },
 );
 
 const status = obj('The observed state of a node.', {
@@ -93,16 +111,21 @@ const status = obj('The observed state of a node.', {
   capacity: resourceListSchema('The total resources of the node.'),
   conditions: keyedList(nodeCondition, 'The current observed conditions of the node.', ['type']),
   config: { ...nodeConfigStatus, description: 'Status of the (removed) dynamic node agent configuration.' },
-  daemonEndpoints: struct(obj('Ports of daemons running on the node.', { kubeletEndpoint: struct(daemonEndpoint, 'Endpoint on which the node agent listens.') }), 'Endpoints of daemons running on the node.'),
+  daemonEndpoints: struct(
+    obj('Ports of daemons running on the node.', { kubeletEndpoint: struct(daemonEndpoint, 'Endpoint on which the node agent listens.') }, undefined, {
+      protobuf: { kubeletEndpoint: 1 },
+    }),
+    'Endpoints of daemons running on the node.',
+  ),
   features: obj('Features the node implements.', {
     supplementalGroupsPolicy: bool('True when the runtime supports SupplementalGroupsPolicy and containerUser.'),
-  }),
+  }, undefined, { protobuf: { supplementalGroupsPolicy: ptr(1) } }),
   images: atomicList(
     {
       ...obj('A container image.', {
         names: stringList('Names known for the image, e.g. ["registry.k8s.io/hyperkube:v1.0.7", "dockerhub.io/google_containers/hyperkube:v1.0.7"].'),
         sizeBytes: int64('The size of the image in bytes.'),
-      }),
+      }, undefined, { protobuf: { names: 1, sizeBytes: 2 } }),
       default: {},
     },
     'Container images on the node.',
@@ -115,21 +138,31 @@ const status = obj('The observed state of a node.', {
         features: obj('Features the runtime handler supports.', {
           recursiveReadOnlyMounts: bool('True when the handler supports recursive read-only mounts.'),
           userNamespaces: bool('True when the handler supports user namespaces, including for volumes.'),
-        }),
+        }, undefined, { protobuf: { recursiveReadOnlyMounts: ptr(1), userNamespaces: ptr(2) } }),
         name: str('Runtime handler name; empty for the default handler.'),
-      }),
+      }, undefined, { protobuf: { name: 1, features: ptr(2) } }),
       default: {},
     },
     'The available runtime handlers.',
   ),
   volumesAttached: atomicList(
     {
-      ...obj('A volume attached to the node.', { devicePath: requiredStr('Where the volume should be available.'), name: requiredStr('Name of the attached volume.') }, ['name', 'devicePath']),
+      ...obj(
+        'A volume attached to the node.',
+        { devicePath: requiredStr('Where the volume should be available.'), name: requiredStr('Name of the attached volume.') },
+        ['name', 'devicePath'],
+        { protobuf: { name: 1, devicePath: 2 } },
+      ),
       default: {},
     },
     'Volumes attached to the node.',
   ),
   volumesInUse: stringList('Attachable volumes in use (mounted) by the node.'),
+}, undefined, {
+  protobuf: {
+    capacity: 1, allocatable: 2, phase: 3, conditions: 4, addresses: 5, daemonEndpoints: 6, nodeInfo: 7, images: 8, volumesInUse: 9,
+    volumesAttached: 10, config: ptr(11), runtimeHandlers: 12, features: ptr(13),
+  },
 });
 
 export const nodeSchema: Schema = kindSchema(
@@ -138,4 +171,6 @@ export const nodeSchema: Schema = kindSchema(
     spec: struct(spec, 'The behavior of the node.'),
     status: struct(status, 'The most recently observed status of the node, populated by the system.'),
   },
+  undefined,
+  { spec: 2, status: 3 },
 );

@@ -6,10 +6,10 @@
  * `/dev/termination-log`, terminationMessagePolicy `File`, port protocol `TCP`, resources `{}`;
  * imagePullPolicy depends on the image tag and is set by a hook (pod-defaults.ts).
  */
-import type { Schema } from '../../../../schema/schema.js';
+import type { ProtobufField, ProtobufFields, Schema } from '../../../../schema/schema.js';
 import { envFromSourceSchema, envListSchema } from './env-schema.js';
 import { lifecycleSchema, probeSchema } from './probe-schema.js';
-import { bool, int32, keyedList, atomicList, obj, quantityMap, requiredStr, str, stringList, struct } from './schema-builders.js';
+import { bool, inline, int32, keyedList, atomicList, obj, ptr, quantityMap, requiredStr, str, stringList, struct } from './schema-builders.js';
 import { securityContextSchema } from './security-context-schema.js';
 
 export const containerPortSchema: Schema = obj(
@@ -22,12 +22,14 @@ export const containerPortSchema: Schema = obj(
     protocol: str('UDP, TCP or SCTP; defaults to TCP.', { default: 'TCP' }),
   },
   ['containerPort'],
+  { protobuf: { name: 1, hostPort: 2, containerPort: 3, protocol: 4, hostIP: 5 } },
 );
 
 const resourceClaimSchema: Schema = obj(
   'A resource claim of the pod used by this container.',
   { name: requiredStr('Name of an entry of pod.spec.resourceClaims.'), request: str('Name of a request in the claim; empty means all.') },
   ['name'],
+  { protobuf: { name: 1, request: 2 } },
 );
 
 export const resourceRequirementsSchema: Schema = obj('Compute resources of a container.', {
@@ -41,7 +43,7 @@ export const resourceRequirementsSchema: Schema = obj('Compute resources of a co
   },
   limits: quantityMap('Maximum amount of each resource allowed.'),
   requests: quantityMap('Minimum amount of each resource required; defaults to the limits when omitted for a Pod.'),
-});
+}, undefined, { protobuf: { limits: 1, requests: 2, claims: 3 } });
 
 export const volumeMountSchema: Schema = obj(
   'A mount of a pod volume into the container.',
@@ -55,18 +57,21 @@ export const volumeMountSchema: Schema = obj(
     subPathExpr: str('Like subPath, with $(VAR) expanded from the container environment; exclusive with subPath.'),
   },
   ['name', 'mountPath'],
+  { protobuf: { name: 1, readOnly: 2, mountPath: 3, subPath: 4, mountPropagation: ptr(5), subPathExpr: 6, recursiveReadOnly: ptr(7) } },
 );
 
 export const volumeDeviceSchema: Schema = obj(
   'A raw block device mapped into the container.',
   { devicePath: requiredStr('Path in the container of the device.'), name: requiredStr('Name of a persistentVolumeClaim volume of the pod.') },
   ['name', 'devicePath'],
+  { protobuf: { name: 1, devicePath: 2 } },
 );
 
 const resizePolicySchema: Schema = obj(
   'How a resource of the container is resized.',
   { resourceName: requiredStr('cpu or memory.'), restartPolicy: requiredStr('NotRequired or RestartContainer.') },
   ['resourceName', 'restartPolicy'],
+  { protobuf: { resourceName: 1, restartPolicy: 2 } },
 );
 
 const containerProperties: Record<string, Schema> = {
@@ -96,10 +101,25 @@ const containerProperties: Record<string, Schema> = {
   workingDir: str("Working directory; defaults to the image's."),
 };
 
-export const containerSchema: Schema = obj('A container of a pod.', containerProperties, ['name']);
+/** Container's field numbers (EphemeralContainerCommon repeats them). */
+const containerFields: Readonly<Record<string, number | ProtobufField>> = {
+  name: 1, image: 2, command: 3, args: 4, workingDir: 5, ports: 6, env: 7, resources: 8, volumeMounts: 9, livenessProbe: ptr(10),
+  readinessProbe: ptr(11), lifecycle: ptr(12), terminationMessagePath: 13, imagePullPolicy: 14, securityContext: ptr(15), stdin: 16,
+  stdinOnce: 17, tty: 18, envFrom: 19, terminationMessagePolicy: 20, volumeDevices: 21, startupProbe: ptr(22), resizePolicy: 23,
+  restartPolicy: ptr(24),
+};
+
+export const containerSchema: Schema = obj('A container of a pod.', containerProperties, ['name'], { protobuf: containerFields });
+
+/** An ephemeral container's Container fields are those of its embedded EphemeralContainerCommon (field 1). */
+const ephemeralContainerFields: ProtobufFields = {
+  ...Object.fromEntries(Object.entries(containerFields).map(([name, field]) => [name, inline(1, field)])),
+  targetContainerName: 2,
+};
 
 export const ephemeralContainerSchema: Schema = obj(
   'A temporary container added to a running pod for debugging.',
   { ...containerProperties, targetContainerName: str('Container whose namespaces this one targets.') },
   ['name'],
+  { protobuf: ephemeralContainerFields },
 );

@@ -1,6 +1,6 @@
 /** Schemas of a container's environment: `env` (EnvVar and its `valueFrom` sources) and `envFrom`. */
 import type { Schema } from '../../../../schema/schema.js';
-import { bool, keyedList, obj, quantity, requiredStr, str } from './schema-builders.js';
+import { bool, inline, keyedList, obj, ptr, quantity, requiredStr, str } from './schema-builders.js';
 
 /** `fieldRef`: a field of the pod (`metadata.name`, `status.podIP` ...). */
 export const objectFieldSelectorSchema: Schema = obj(
@@ -10,7 +10,7 @@ export const objectFieldSelectorSchema: Schema = obj(
     fieldPath: requiredStr('Path of the field to select, in that API version.'),
   },
   ['fieldPath'],
-  { 'x-kubernetes-map-type': 'atomic' },
+  { 'x-kubernetes-map-type': 'atomic', protobuf: { apiVersion: 1, fieldPath: 2 } },
 );
 
 /** `resourceFieldRef`: a resource request or limit of a container. */
@@ -22,7 +22,7 @@ export const resourceFieldSelectorSchema: Schema = obj(
     resource: requiredStr('Required: the resource to select.'),
   },
   ['resource'],
-  { 'x-kubernetes-map-type': 'atomic' },
+  { 'x-kubernetes-map-type': 'atomic', protobuf: { containerName: 1, resource: 2, divisor: 3 } },
 );
 
 const keySelector = (what: string): Schema =>
@@ -34,7 +34,8 @@ const keySelector = (what: string): Schema =>
       optional: bool(`Whether the ${what} or its key must be defined.`),
     },
     ['key'],
-    { 'x-kubernetes-map-type': 'atomic' },
+    // `name` is the embedded LocalObjectReference's.
+    { 'x-kubernetes-map-type': 'atomic', protobuf: { name: inline(1, 1), key: 2, optional: ptr(3) } },
   );
 
 export const configMapKeySelectorSchema = keySelector('ConfigMap');
@@ -45,7 +46,7 @@ export const envVarSourceSchema: Schema = obj('Source of an environment variable
   fieldRef: { ...objectFieldSelectorSchema, description: 'Selects a field of the pod.' },
   resourceFieldRef: { ...resourceFieldSelectorSchema, description: 'Selects a resource of the container.' },
   secretKeyRef: { ...secretKeySelectorSchema, description: 'Selects a key of a Secret in the pod namespace.' },
-});
+}, undefined, { protobuf: { fieldRef: ptr(1), resourceFieldRef: ptr(2), configMapKeyRef: ptr(3), secretKeyRef: ptr(4) } });
 
 export const envVarSchema: Schema = obj(
   'An environment variable of a container.',
@@ -55,6 +56,7 @@ export const envVarSchema: Schema = obj(
     valueFrom: { ...envVarSourceSchema, description: "Source of the variable's value; not with a non-empty value." },
   },
   ['name'],
+  { protobuf: { name: 1, value: 2, valueFrom: ptr(3) } },
 );
 
 const envSource = (what: string): Schema =>
@@ -65,14 +67,14 @@ const envSource = (what: string): Schema =>
       optional: bool(`Whether the ${what} must be defined.`),
     },
     undefined,
-    { 'x-kubernetes-map-type': 'atomic' },
+    { 'x-kubernetes-map-type': 'atomic', protobuf: { name: inline(1, 1), optional: ptr(2) } },
   );
 
 export const envFromSourceSchema: Schema = obj('A source of a set of environment variables.', {
   configMapRef: envSource('ConfigMap'),
   prefix: str('Prefix prepended to every key of the source (a C identifier).'),
   secretRef: envSource('Secret'),
-});
+}, undefined, { protobuf: { prefix: 1, configMapRef: ptr(2), secretRef: ptr(3) } });
 
 /** `env` of a container: keyed by `name`. */
 export const envListSchema: Schema = keyedList(envVarSchema, 'Environment variables to set in the container.', ['name']);

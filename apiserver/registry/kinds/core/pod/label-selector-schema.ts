@@ -10,6 +10,7 @@ const requirementSchema: Schema = obj(
     values: stringList('Values: non-empty for In and NotIn, empty for Exists and DoesNotExist.'),
   },
   ['key', 'operator'],
+  { protobuf: { key: 1, operator: 2, values: 3 } },
 );
 
 export const labelSelectorSchema: Schema = obj(
@@ -19,5 +20,5 @@ export const labelSelectorSchema: Schema = obj(
     matchLabels: stringMap('Each {key: value} is the requirement "key In (value)".'),
   },
   undefined,
-  { 'x-kubernetes-map-type': 'atomic' },
+  { 'x-kubernetes-map-type': 'atomic', protobuf: { matchLabels: 1, matchExpressions: 2 } },
 );

@@ -7,7 +7,7 @@
  */
 import type { Schema } from '../../../../schema/schema.js';
 import { containerSchema, ephemeralContainerSchema } from './container-schema.js';
-import { atomicList, bool, int32, int64, keyedList, localObjectReference, obj, quantityMap, requiredStr, str, stringList, stringMap } from './schema-builders.js';
+import { atomicList, bool, int32, int64, keyedList, localObjectReference, obj, ptr, quantityMap, requiredStr, str, stringList, stringMap } from './schema-builders.js';
 import { affinitySchema, tolerationListSchema, topologySpreadConstraintListSchema } from './scheduling-schema.js';
 import { podSecurityContextSchema } from './security-context-schema.js';
 import { volumeListSchema } from './volume-schema.js';
@@ -15,16 +15,17 @@ import { volumeListSchema } from './volume-schema.js';
 const dnsConfigSchema: Schema = obj('DNS parameters merged into those generated from dnsPolicy.', {
   nameservers: stringList('DNS name server IP addresses, appended to the generated ones without duplicates.'),
   options: atomicList(
-    { ...obj('A resolver option.', { name: str('Option name (required).'), value: str('Option value.') }), default: {} },
+    { ...obj('A resolver option.', { name: str('Option name (required).'), value: str('Option value.') }, undefined, { protobuf: { name: 1, value: ptr(2) } }), default: {} },
     'Resolver options, merged into the generated ones; duplicates are removed.',
   ),
   searches: stringList('DNS search domains, appended to the generated ones without duplicates.'),
-});
+}, undefined, { protobuf: { nameservers: 1, searches: 2, options: 3 } });
 
 const hostAliasSchema: Schema = obj(
   'An entry of the pod hosts file.',
   { hostnames: stringList('Host names for the IP address.'), ip: requiredStr('IP address of the entry.') },
   ['ip'],
+  { protobuf: { ip: 1, hostnames: 2 } },
 );
 
 const podResourceClaimSchema: Schema = obj(
@@ -35,6 +36,8 @@ const podResourceClaimSchema: Schema = obj(
     resourceClaimTemplateName: str('Name of a ResourceClaimTemplate from which a claim is made for the pod.'),
   },
   ['name'],
+  // Field 2 was the removed `source`.
+  { protobuf: { name: 1, resourceClaimName: ptr(3), resourceClaimTemplateName: ptr(4) } },
 );
 
 export const podSpecSchema: Schema = obj(
@@ -58,25 +61,30 @@ export const podSpecSchema: Schema = obj(
     initContainers: keyedList(containerSchema, 'Containers run in order, each to completion, before the others start.', ['name']),
     nodeName: str('Schedules the pod onto this node directly.'),
     nodeSelector: stringMap("Labels a node must have for the pod to fit on it.", true),
-    os: obj('The operating system of the containers.', { name: requiredStr('linux or windows.') }, ['name']),
+    os: obj('The operating system of the containers.', { name: requiredStr('linux or windows.') }, ['name'], { protobuf: { name: 1 } }),
     overhead: quantityMap('Resource overhead of running the pod with its RuntimeClass; set by admission.'),
     preemptionPolicy: str('Never or PreemptLowerPriority; defaults to PreemptLowerPriority.'),
     priority: int32('Priority value; set from priorityClassName by admission.'),
     priorityClassName: str('Name of the PriorityClass of the pod.'),
     readinessGates: atomicList(
-      { ...obj('A pod condition that must be True for the pod to be ready.', { conditionType: requiredStr('Condition type.') }, ['conditionType']), default: {} },
+      {
+        ...obj('A pod condition that must be True for the pod to be ready.', { conditionType: requiredStr('Condition type.') }, ['conditionType'], {
+          protobuf: { conditionType: 1 },
+        }),
+        default: {},
+      },
       'Extra conditions evaluated for pod readiness.',
     ),
     resourceClaims: keyedList(podResourceClaimSchema, 'ResourceClaims allocated and reserved before the pod starts.', ['name'], 'merge,retainKeys'),
     resources: obj('Pod-level resources (alpha, PodLevelResources).', {
       limits: quantityMap('Maximum amount of each resource allowed.'),
       requests: quantityMap('Minimum amount of each resource required.'),
-    }),
+    }, undefined, { protobuf: { limits: 1, requests: 2 } }),
     restartPolicy: str('Always, OnFailure or Never; defaults to Always.', { default: 'Always' }),
     runtimeClassName: str('Name of the RuntimeClass used to run the pod.'),
     schedulerName: str('Scheduler that dispatches the pod; defaults to default-scheduler.', { default: 'default-scheduler' }),
     schedulingGates: keyedList(
-      obj('A gate blocking scheduling.', { name: requiredStr('Name of the gate; unique.') }, ['name']),
+      obj('A gate blocking scheduling.', { name: requiredStr('Name of the gate; unique.') }, ['name'], { protobuf: { name: 1 } }),
       'Gates that block scheduling while present.',
       ['name'],
     ),
@@ -92,4 +100,15 @@ export const podSpecSchema: Schema = obj(
     volumes: volumeListSchema,
   },
   ['containers'],
+  {
+    protobuf: {
+      volumes: 1, containers: 2, restartPolicy: 3, terminationGracePeriodSeconds: ptr(4), activeDeadlineSeconds: ptr(5), dnsPolicy: 6,
+      nodeSelector: 7, serviceAccountName: 8, serviceAccount: 9, nodeName: 10, hostNetwork: 11, hostPID: 12, hostIPC: 13,
+      securityContext: ptr(14), imagePullSecrets: 15, hostname: 16, subdomain: 17, affinity: ptr(18), schedulerName: 19, initContainers: 20,
+      automountServiceAccountToken: ptr(21), tolerations: 22, hostAliases: 23, priorityClassName: 24, priority: ptr(25), dnsConfig: ptr(26),
+      shareProcessNamespace: ptr(27), readinessGates: 28, runtimeClassName: ptr(29), enableServiceLinks: ptr(30), preemptionPolicy: ptr(31),
+      overhead: 32, topologySpreadConstraints: 33, ephemeralContainers: 34, setHostnameAsFQDN: ptr(35), os: ptr(36), hostUsers: ptr(37),
+      schedulingGates: 38, resourceClaims: 39, resources: ptr(40),
+    },
+  },
 );

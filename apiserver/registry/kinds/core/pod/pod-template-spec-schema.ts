@@ -7,4 +7,4 @@ import { obj } from './schema-builders.js';
 export const podTemplateSpecSchema: Schema = obj('The pods created from a template.', {
   metadata: { ...objectMetaSchema, description: "Metadata of the pods (labels, annotations ...).", default: {} },
   spec: { ...podSpecSchema, description: 'Specification of the pods.', default: {} },
-});
+}, undefined, { protobuf: { metadata: 1, spec: 2 } });

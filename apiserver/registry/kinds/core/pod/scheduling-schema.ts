@@ -1,7 +1,7 @@
 /** Schemas of the pod's scheduling constraints: affinity, tolerations and topology spread constraints. */
 import type { Schema } from '../../../../schema/schema.js';
 import { labelSelectorSchema } from './label-selector-schema.js';
-import { atomicList, int32, int64, keyedList, obj, requiredStr, str, stringList, struct } from './schema-builders.js';
+import { atomicList, int32, int64, keyedList, obj, ptr, requiredStr, str, stringList, struct } from './schema-builders.js';
 
 const nodeSelectorRequirementSchema: Schema = obj(
   'A key, an operator (In, NotIn, Exists, DoesNotExist, Gt, Lt) and values.',
@@ -11,6 +11,7 @@ const nodeSelectorRequirementSchema: Schema = obj(
     values: stringList('Values: non-empty for In and NotIn, empty for Exists and DoesNotExist, one integer for Gt and Lt.'),
   },
   ['key', 'operator'],
+  { protobuf: { key: 1, operator: 2, values: 3 } },
 );
 const requirements = (what: string): Schema => atomicList({ ...nodeSelectorRequirementSchema, default: {} }, `Requirements by node ${what}.`);
 
@@ -18,14 +19,14 @@ const nodeSelectorTermSchema: Schema = obj(
   'Requirements ANDed together; a null or empty term matches no node.',
   { matchExpressions: requirements('labels'), matchFields: requirements('fields') },
   undefined,
-  { 'x-kubernetes-map-type': 'atomic' },
+  { 'x-kubernetes-map-type': 'atomic', protobuf: { matchExpressions: 1, matchFields: 2 } },
 );
 
 const nodeSelectorSchema: Schema = obj(
   'Node selector terms ORed together.',
   { nodeSelectorTerms: atomicList({ ...nodeSelectorTermSchema, default: {} }, 'Required. The terms, ORed.') },
   ['nodeSelectorTerms'],
-  { 'x-kubernetes-map-type': 'atomic' },
+  { 'x-kubernetes-map-type': 'atomic', protobuf: { nodeSelectorTerms: 1 } },
 );
 
 const nodeAffinitySchema: Schema = obj('Node affinity scheduling rules.', {
@@ -35,13 +36,14 @@ const nodeAffinitySchema: Schema = obj('Node affinity scheduling rules.', {
         'A weighted node selector term.',
         { preference: struct(nodeSelectorTermSchema, 'The node selector term.'), weight: int32('Weight in the range 1-100.', { default: 0 }) },
         ['weight', 'preference'],
+        { protobuf: { weight: 1, preference: 2 } },
       ),
       default: {},
     },
     'Preferred terms; the node with the greatest sum of matching weights is preferred.',
   ),
   requiredDuringSchedulingIgnoredDuringExecution: nodeSelectorSchema,
-});
+}, undefined, { protobuf: { requiredDuringSchedulingIgnoredDuringExecution: ptr(1), preferredDuringSchedulingIgnoredDuringExecution: 2 } });
 
 const podAffinityTermSchema: Schema = obj(
   'Pods (matching the selector in the namespaces) whose topology domain this pod must share, or avoid.',
@@ -54,25 +56,27 @@ const podAffinityTermSchema: Schema = obj(
     topologyKey: requiredStr('Node label whose value defines the topology domain; must not be empty.'),
   },
   ['topologyKey'],
+  { protobuf: { labelSelector: ptr(1), namespaces: 2, topologyKey: 3, namespaceSelector: ptr(4), matchLabelKeys: 5, mismatchLabelKeys: 6 } },
 );
 
 const weightedPodAffinityTermSchema: Schema = obj(
   'A weighted pod affinity term.',
   { podAffinityTerm: struct(podAffinityTermSchema, 'The pod affinity term.'), weight: int32('Weight in the range 1-100.', { default: 0 }) },
   ['weight', 'podAffinityTerm'],
+  { protobuf: { weight: 1, podAffinityTerm: 2 } },
 );
 
 const podAffinityRules = (description: string, verb: string): Schema =>
   obj(description, {
     preferredDuringSchedulingIgnoredDuringExecution: atomicList({ ...weightedPodAffinityTermSchema, default: {} }, `Preferred terms to ${verb}.`),
     requiredDuringSchedulingIgnoredDuringExecution: atomicList({ ...podAffinityTermSchema, default: {} }, `Required terms to ${verb}.`),
-  });
+  }, undefined, { protobuf: { requiredDuringSchedulingIgnoredDuringExecution: 1, preferredDuringSchedulingIgnoredDuringExecution: 2 } });
 
 export const affinitySchema: Schema = obj('Scheduling constraints of the pod.', {
   nodeAffinity: nodeAffinitySchema,
   podAffinity: podAffinityRules('Co-locate with other pods.', 'satisfy'),
   podAntiAffinity: podAffinityRules('Keep away from other pods.', 'avoid'),
-});
+}, undefined, { protobuf: { nodeAffinity: ptr(1), podAffinity: ptr(2), podAntiAffinity: ptr(3) } });
 
 export const tolerationSchema: Schema = obj('Lets the pod tolerate taints matching <key,value,effect> with the operator.', {
   effect: str('NoSchedule, PreferNoSchedule or NoExecute; empty matches all effects.'),
@@ -80,7 +84,7 @@ export const tolerationSchema: Schema = obj('Lets the pod tolerate taints matchi
   operator: str('Exists or Equal; defaults to Equal.'),
   tolerationSeconds: int64('With NoExecute: how long the pod stays bound once tainted.'),
   value: str('Taint value to match; empty with Exists.'),
-});
+}, undefined, { protobuf: { key: 1, operator: 2, value: 3, effect: 4, tolerationSeconds: ptr(5) } });
 
 export const topologySpreadConstraintSchema: Schema = obj(
   'How matching pods spread across a topology.',
@@ -95,6 +99,12 @@ export const topologySpreadConstraintSchema: Schema = obj(
     whenUnsatisfiable: requiredStr('DoNotSchedule or ScheduleAnyway.'),
   },
   ['maxSkew', 'topologyKey', 'whenUnsatisfiable'],
+  {
+    protobuf: {
+      maxSkew: 1, topologyKey: 2, whenUnsatisfiable: 3, labelSelector: ptr(4), minDomains: ptr(5), nodeAffinityPolicy: ptr(6),
+      nodeTaintsPolicy: ptr(7), matchLabelKeys: 8,
+    },
+  },
 );
 
 export const tolerationListSchema: Schema = atomicList({ ...tolerationSchema, default: {} }, "The pod's tolerations.");

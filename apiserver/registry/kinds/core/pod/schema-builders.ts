@@ -5,6 +5,8 @@
  */
 import type { Schema } from '../../../../schema/schema.js';
 
+export { inline, ptr } from '../../../../schema/schema.js';
+
 export { atomicList, bool, int32, int64, keyedList, obj, ref, requiredStr, str, stringList, stringMap, struct } from '../../shared/schema-builders.js';
 import { obj, str } from '../../shared/schema-builders.js';
 import { quantitySchema, resourceListSchema } from '../../shared/common-schemas.js';
@@ -18,4 +20,7 @@ export const intOrString = (description: string): Schema => ({ description, 'x-k
 
 /** A reference to an object in the same namespace by name (`LocalObjectReference`). */
 export const localObjectReference = (description: string): Schema =>
-  obj(description, { name: str('Name of the referent (a DNS subdomain).', { default: '' }) }, undefined, { 'x-kubernetes-map-type': 'atomic' });
+  obj(description, { name: str('Name of the referent (a DNS subdomain).', { default: '' }) }, undefined, {
+    'x-kubernetes-map-type': 'atomic',
+    protobuf: { name: 1 },
+  });

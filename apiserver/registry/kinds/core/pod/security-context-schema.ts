@@ -1,13 +1,13 @@
 /** Schemas of the security settings: the container `securityContext` and the pod `securityContext`. */
 import type { Schema } from '../../../../schema/schema.js';
-import { atomicList, bool, int64, obj, requiredStr, str, stringList } from './schema-builders.js';
+import { atomicList, bool, int64, obj, ptr, requiredStr, str, stringList } from './schema-builders.js';
 
 const seLinuxOptionsSchema: Schema = obj('SELinux labels applied to the container.', {
   level: str('SELinux level label.'),
   role: str('SELinux role label.'),
   type: str('SELinux type label.'),
   user: str('SELinux user label.'),
-});
+}, undefined, { protobuf: { user: 1, role: 2, type: 3, level: 4 } });
 
 const seccompProfileSchema: Schema = obj(
   'A seccomp profile; exactly one source.',
@@ -16,6 +16,7 @@ const seccompProfileSchema: Schema = obj(
     type: requiredStr('Localhost, RuntimeDefault or Unconfined.'),
   },
   ['type'],
+  { protobuf: { type: 1, localhostProfile: ptr(2) } },
 );
 
 const appArmorProfileSchema: Schema = obj(
@@ -25,6 +26,7 @@ const appArmorProfileSchema: Schema = obj(
     type: requiredStr('Localhost, RuntimeDefault or Unconfined.'),
   },
   ['type'],
+  { protobuf: { type: 1, localhostProfile: ptr(2) } },
 );
 
 const windowsOptionsSchema: Schema = obj('Windows-specific settings.', {
@@ -32,12 +34,12 @@ const windowsOptionsSchema: Schema = obj('Windows-specific settings.', {
   gmsaCredentialSpecName: str('Name of the GMSA credential spec to use.'),
   hostProcess: bool('Run as a Windows host process container.'),
   runAsUserName: str('User name that runs the entrypoint.'),
-});
+}, undefined, { protobuf: { gmsaCredentialSpecName: ptr(1), gmsaCredentialSpec: ptr(2), runAsUserName: ptr(3), hostProcess: ptr(4) } });
 
 const capabilitiesSchema: Schema = obj('POSIX capabilities added to or dropped from the container.', {
   add: stringList('Capabilities to add.'),
   drop: stringList('Capabilities to drop.'),
-});
+}, undefined, { protobuf: { add: 1, drop: 2 } });
 
 export const securityContextSchema: Schema = obj('Security settings of a container; they override the pod ones.', {
   allowPrivilegeEscalation: bool('Whether a process may gain more privileges than its parent (no_new_privs).'),
@@ -52,9 +54,17 @@ export const securityContextSchema: Schema = obj('Security settings of a contain
   seLinuxOptions: seLinuxOptionsSchema,
   seccompProfile: seccompProfileSchema,
   windowsOptions: windowsOptionsSchema,
+}, undefined, {
+  protobuf: {
+    capabilities: ptr(1), privileged: ptr(2), seLinuxOptions: ptr(3), runAsUser: ptr(4), runAsNonRoot: ptr(5), readOnlyRootFilesystem: ptr(6),
+    allowPrivilegeEscalation: ptr(7), runAsGroup: ptr(8), procMount: ptr(9), windowsOptions: ptr(10), seccompProfile: ptr(11),
+    appArmorProfile: ptr(12),
+  },
 });
 
-const sysctlSchema: Schema = obj('A kernel parameter.', { name: requiredStr('Name of the parameter.'), value: requiredStr('Value of the parameter.') }, ['name', 'value']);
+const sysctlSchema: Schema = obj('A kernel parameter.', { name: requiredStr('Name of the parameter.'), value: requiredStr('Value of the parameter.') }, ['name', 'value'], {
+  protobuf: { name: 1, value: 2 },
+});
 
 export const podSecurityContextSchema: Schema = obj('Pod-level security settings and defaults for its containers.', {
   appArmorProfile: appArmorProfileSchema,
@@ -70,4 +80,10 @@ export const podSecurityContextSchema: Schema = obj('Pod-level security settings
   supplementalGroupsPolicy: str('Merge or Strict: how supplemental groups are computed.'),
   sysctls: atomicList({ ...sysctlSchema, default: {} }, 'Namespaced sysctls of the pod.'),
   windowsOptions: windowsOptionsSchema,
+}, undefined, {
+  protobuf: {
+    seLinuxOptions: ptr(1), runAsUser: ptr(2), runAsNonRoot: ptr(3), supplementalGroups: 4, fsGroup: ptr(5), runAsGroup: ptr(6), sysctls: 7,
+    windowsOptions: ptr(8), fsGroupChangePolicy: ptr(9), seccompProfile: ptr(10), appArmorProfile: ptr(11), supplementalGroupsPolicy: ptr(12),
+    seLinuxChangePolicy: ptr(13),
+  },
 });
