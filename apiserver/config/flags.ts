@@ -64,6 +64,9 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'etcd-compaction-interval', type: 'duration', default: '5m',
     help: 'How often old revisions are compacted (continue tokens and watch history expire with them). '
       + '0 disables compaction.' },
+  { name: 'event-ttl', type: 'duration', default: '1h',
+    help: 'Amount of time to retain events: the store deletes each event this long after its last write. '
+      + 'Whole seconds; 0 keeps events forever.' },
   { name: 'data-dir', type: 'string', default: './data', arg: 'path',
     help: 'Directory for the embedded store, the generated certificates, the admin token and kubeconfig.' },
   // API

@@ -30,6 +30,8 @@ export interface ServerConfig {
   readonly storagePrefix: string;
   /** Compaction period; 0 disables the compactor. */
   readonly compactionIntervalMs: number;
+  /** `--event-ttl`: events expire this long after their last write (whole seconds count; 0: never). */
+  readonly eventTtlMs: number;
   readonly dataDir: string;
   readonly groupDomain: string;
   /** `--runtime-config` as given (validated); '' serves every built-in group version. */
@@ -53,6 +55,7 @@ export function defaultConfig(dataDir: string): ServerConfig {
     storage: { backend: 'memory' },
     storagePrefix: '/registry',
     compactionIntervalMs: 5 * 60_000,
+    eventTtlMs: 60 * 60_000,
     dataDir: resolve(dataDir),
     groupDomain: 'platform.io',
     runtimeConfig: '',
@@ -130,6 +133,9 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
   const requestTimeoutMs = flags.duration('request-timeout');
   if (requestTimeoutMs <= 0) throw new FlagError('invalid value for flag --request-timeout: must be positive');
 
+  const eventTtlMs = flags.duration('event-ttl');
+  if (eventTtlMs < 0) throw new FlagError('invalid value for flag --event-ttl: must not be negative');
+
   const features = parseFeatureGatesFlag(flags.list('feature-gates'));
 
   const dataDir = resolve(cwd, flags.string('data-dir') ?? './data');
@@ -145,6 +151,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     storage: backend === 'etcd' ? { backend: 'etcd', endpoints } : { backend: 'memory' },
     storagePrefix,
     compactionIntervalMs: flags.duration('etcd-compaction-interval'),
+    eventTtlMs,
     dataDir,
     groupDomain,
     runtimeConfig,

@@ -148,6 +148,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         prefix: config.storagePrefix,
         runtimeConfig: parseRuntimeConfig(config.runtimeConfig),
         features: config.features,
+        // --event-ttl, in whole seconds as kube passes it to etcd leases (0: events stay).
+        ttlSeconds: { events: Math.floor(config.eventTtlMs / 1000) },
       });
       const created = await bootstrapNamespaces(served.resources, names);
       if (created.length > 0) logger.info({ namespaces: created }, 'created system namespaces');
