@@ -1,6 +1,7 @@
 /**
  * The OpenAPI documents of one set of served resources, serialized once with their hashes: the v3 root,
- * one v3 document per group version, and the v2 document (built on first use: only old clients ask).
+ * one v3 document per group version, and the v2 document in JSON and in protobuf (each built on first use:
+ * only old clients ask; the protobuf form is derived from the JSON bytes and shares their ETag).
  */
 import type { Naming } from '../../naming/naming.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
@@ -8,6 +9,7 @@ import { cachedBody, type CachedBody } from '../discovery/cached-body.js';
 import { servedGroups, type EnabledPredicate } from '../discovery/served-groups.js';
 import type { GroupVersionEntry } from './definitions.js';
 import { openapiV2Document } from './openapi-v2.js';
+import { protobufBody } from './openapi-v2-protobuf.js';
 import { openapiV3Document, v3PathKey } from './openapi-v3.js';
 import type { PathOptions } from './paths.js';
 
@@ -17,6 +19,8 @@ export interface OpenAPIDocuments {
   /** By root key (`api/v1`, `apis/apps/v1`); each body's `hash` is the one in its root URL. */
   readonly v3: ReadonlyMap<string, CachedBody>;
   v2(): CachedBody;
+  /** The v2 document as gnostic's `openapi.v2.Document`, encoded once from `v2()`'s bytes, same ETag. */
+  v2Protobuf(): CachedBody;
 }
 
 export function serverRelativeURL(key: string, hash: string): string {
@@ -35,9 +39,12 @@ export function openapiDocuments(kinds: readonly KindStrategy[], naming: Naming,
     paths[key] = { serverRelativeURL: serverRelativeURL(key, body.hash) };
   }
   let v2: CachedBody | undefined;
+  let v2Protobuf: CachedBody | undefined;
+  const v2Json = (): CachedBody => (v2 ??= cachedBody(openapiV2Document(naming, entries, o)));
   return {
     v3Root: cachedBody({ paths }),
     v3,
-    v2: () => (v2 ??= cachedBody(openapiV2Document(naming, entries, o))),
+    v2: v2Json,
+    v2Protobuf: () => (v2Protobuf ??= protobufBody(v2Json())),
   };
 }

@@ -1,6 +1,9 @@
 /**
  * The OpenAPI filter, with kube-openapi's caching behaviour:
- * - `GET /openapi/v2`: the Swagger document (JSON only; protobuf is 406), ETag, 304 on If-None-Match.
+ * - `GET /openapi/v2`: the Swagger document in JSON, or in protobuf (gnostic's `openapi.v2.Document`) for
+ *   `Accept: application/com.github.proto-openapi.spec.v2@v1.0+protobuf` (or `.v1.0+protobuf`), chosen
+ *   as kube-openapi does (`openapi-v2-accept.ts`); both forms share one ETag (`Vary: Accept`), 304 on
+ *   If-None-Match; any other Accept is 406.
  * - `GET /openapi/v3`: the root listing each group version's hashed URL; ETag, 304.
  * - `GET /openapi/v3/api/v1`, `/openapi/v3/apis/<g>/<v>`: the group version's document, ETag, 304. With
  *   `?hash=` equal to the document's hash: `Cache-Control: public, immutable` and `Expires` a year ahead
@@ -8,14 +11,17 @@
  *   without: `Cache-Control: no-cache, private`. An unknown group version passes on (404).
  * Large documents are sent gzip-compressed to clients that accept it. `?timeout=32s` is ignored.
  */
-import { notAcceptable } from '../../errors/constructors.js';
+import { notAcceptable, serviceUnavailable } from '../../errors/constructors.js';
 import type { Naming } from '../../naming/naming.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
 import type { Filter } from '../../server/request-state.js';
 import { acceptsJson } from '../discovery/accept.js';
 import { serveCached } from '../discovery/cached-body.js';
 import type { EnabledPredicate } from '../discovery/served-groups.js';
+import { GnosticError } from './gnostic-v2.js';
 import { openapiDocuments, serverRelativeURL, type OpenAPIDocuments } from './openapi-documents.js';
+import { chooseOpenAPIV2Form, openapiV2MediaTypes } from './openapi-v2-accept.js';
+import { openapiV2ProtobufType } from './openapi-v2-protobuf.js';
 
 export interface OpenAPIOptions {
   readonly naming: Naming;
@@ -25,6 +31,11 @@ export interface OpenAPIOptions {
   readonly enabled?: EnabledPredicate;
   /** Kinds accepting strategic merge patch; default: the kind strategy's `strategicMergePatch` (true unless false). */
   readonly strategicMergePatch?: (k: KindStrategy) => boolean;
+  /**
+   * Whether CBOR is served (`--feature-gates=CBORServingAndStorage=true`): the operations then list
+   * `application/cbor`, `application/cbor-seq` and `application/apply-patch+cbor`. Default false.
+   */
+  readonly cbor?: boolean;
 }
 
 const jsonType = 'application/json';
@@ -32,7 +43,10 @@ const noCache = 'no-cache, private';
 const oneYearMs = 365 * 24 * 3600 * 1000;
 
 export function openapiEndpoints(o: OpenAPIOptions): Filter {
-  const pathOptions = { strategicMergePatch: o.strategicMergePatch ?? ((k: KindStrategy) => k.strategicMergePatch !== false) };
+  const pathOptions = {
+    strategicMergePatch: o.strategicMergePatch ?? ((k: KindStrategy) => k.strategicMergePatch !== false),
+    cbor: o.cbor === true,
+  };
   let lastKinds: readonly KindStrategy[] | undefined;
   let last: OpenAPIDocuments | undefined;
   const documents = (): OpenAPIDocuments => {
@@ -51,7 +65,14 @@ export function openapiEndpoints(o: OpenAPIOptions): Filter {
     let cacheControl = noCache;
     let headers: Record<string, string> | undefined;
     if (path === '/openapi/v2') {
-      body = documents().v2();
+      const form = chooseOpenAPIV2Form(ctx.get('Accept'));
+      if (form === undefined) throw notAcceptable(openapiV2MediaTypes);
+      if (form === 'json') {
+        serveCached(ctx, documents().v2(), { contentType: jsonType, cacheControl });
+      } else {
+        serveCached(ctx, v2Protobuf(documents()), { contentType: openapiV2ProtobufType, cacheControl });
+      }
+      return;
     } else if (path === '/openapi/v3') {
       body = documents().v3Root;
     } else if (path.startsWith('/openapi/v3/')) {
@@ -74,4 +95,14 @@ export function openapiEndpoints(o: OpenAPIOptions): Filter {
     if (!acceptsJson(ctx.get('Accept'))) throw notAcceptable([jsonType]);
     serveCached(ctx, body, { contentType: jsonType, cacheControl, ...(headers === undefined ? {} : { headers }) });
   };
+}
+
+/** A v2 document gnostic would reject has no protobuf form: 503, as kube-openapi answers then. */
+function v2Protobuf(documents: OpenAPIDocuments) {
+  try {
+    return documents.v2Protobuf();
+  } catch (err) {
+    if (err instanceof GnosticError) throw serviceUnavailable(`the OpenAPI v2 document has no protobuf form: ${err.message}`);
+    throw err;
+  }
 }

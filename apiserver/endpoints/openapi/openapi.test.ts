@@ -134,8 +134,9 @@ describe('OpenAPI v3 documents', () => {
     expect(patch['x-kubernetes-action']).toBeUndefined();
     expect(patch.parameters.map((p: any) => p.name)).toEqual(['dryRun', 'fieldManager', 'fieldValidation', 'force']);
     expect(Object.keys(patch.requestBody.content)).toEqual([
-      'application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json',
+      'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml',
     ]);
+    expect(Object.keys(patch.responses['200'].content)).toEqual(['application/json', 'application/yaml', 'application/vnd.platform.protobuf']);
     expect(Object.keys(patch.responses)).toEqual(['200', '201', '401']);
     expect(item.put.parameters.map((p: any) => p.name)).toEqual(['dryRun', 'fieldManager', 'fieldValidation']);
     expect(item.delete.parameters.map((p: any) => p.name)).toContain('propagationPolicy');
@@ -198,6 +199,64 @@ describe('OpenAPI v2 document', () => {
   });
 });
 
+describe('produces and consumes', () => {
+  const v2 = (o: PathOptions, n: Naming = k8s): any => parse(openapiDocuments(testKinds, n, undefined, o).v2());
+  const secretPaths = (doc: any) => ({
+    item: doc.paths['/api/v1/namespaces/{namespace}/secrets/{name}'],
+    list: doc.paths['/api/v1/namespaces/{namespace}/secrets'].get,
+    watch: doc.paths['/api/v1/watch/namespaces/{namespace}/secrets'].get,
+  });
+
+  it('list JSON, YAML and protobuf (the domain name), the watch streams, and kube-apiserver patch types', () => {
+    for (const [n, pb] of [[k8s, 'application/vnd.kubernetes.protobuf'], [platform, 'application/vnd.platform.protobuf']] as const) {
+      const { item, list, watch } = secretPaths(v2(allStrategic, n));
+      expect(item.get.produces).toEqual(['application/json', 'application/yaml', pb]);
+      expect(item.put.consumes).toEqual(['*/*']);
+      expect(item.patch.consumes).toEqual([
+        'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml',
+      ]);
+      const stream = ['application/json', 'application/yaml', pb, 'application/json;stream=watch', `${pb};stream=watch`];
+      expect(list.produces).toEqual(stream);
+      expect(watch.produces).toEqual(stream);
+    }
+  });
+
+  it('add the CBOR forms when CBOR is served, in v2 and v3 alike', () => {
+    const { item, list } = secretPaths(v2({ ...allStrategic, cbor: true }));
+    expect(item.get.produces).toEqual(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/cbor']);
+    expect(item.patch.consumes).toEqual([
+      'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml',
+      'application/apply-patch+cbor',
+    ]);
+    expect(list.produces).toEqual([
+      'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/cbor',
+      'application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/cbor-seq',
+    ]);
+    const doc3 = v3(k8s, 'api/v1', { ...allStrategic, cbor: true });
+    const patch3 = doc3.paths['/api/v1/namespaces/{namespace}/secrets/{name}'].patch;
+    expect(Object.keys(patch3.requestBody.content)).toContain('application/apply-patch+cbor');
+    expect(Object.keys(patch3.responses['200'].content)).toContain('application/cbor');
+  });
+
+  it('leave protobuf out for kinds that have no protobuf form', () => {
+    const { item, list } = secretPaths(v2({ ...allStrategic, protobuf: (k) => k !== secretKind }));
+    expect(item.get.produces).toEqual(['application/json', 'application/yaml']);
+    expect(list.produces).toEqual(['application/json', 'application/yaml', 'application/json;stream=watch']);
+    const ns = v2({ ...allStrategic, protobuf: (k) => k !== secretKind }).paths['/api/v1/namespaces/{name}'].get;
+    expect(ns.produces).toContain('application/vnd.kubernetes.protobuf');
+  });
+
+  it('reach the documents through the endpoint option', async () => {
+    const app = await startTestApp(openapiEndpoints({ naming: k8s, kinds: [secretKind], cbor: true }));
+    try {
+      const doc = await body(await app.get('/openapi/v2'));
+      expect(doc.paths['/api/v1/namespaces/{namespace}/secrets/{name}'].patch.consumes).toContain('application/apply-patch+cbor');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('openapiEndpoints over HTTP', () => {
   let app: TestApp;
   beforeAll(async () => {
@@ -248,12 +307,37 @@ describe('openapiEndpoints over HTTP', () => {
     }
   });
 
-  it('answers 404 for an unknown group version and 406 for protobuf only', async () => {
+  it('answers 404 for an unknown group version, 406 for v3 in protobuf and for v2 in a type it does not serve', async () => {
     expect((await app.get('/openapi/v3/apis/nope/v1')).status).toBe(404);
     expect((await app.get('/openapi/v3/apis/certificates.platform.io/v1beta1')).status).toBe(404);
     const pb = await app.get('/openapi/v3/api/v1', { Accept: 'application/com.github.proto-openapi.spec.v3.v1.0+protobuf' });
     expect(pb.status).toBe(406);
-    expect((await app.get('/openapi/v2', { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' })).status).toBe(406);
+    for (const accept of ['application/vnd.kubernetes.protobuf', 'text/html', 'application/json;q=0']) {
+      const res = await app.get('/openapi/v2', { Accept: accept });
+      expect(res.status).toBe(406);
+      expect((await body(res)).message).toContain('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    }
+  });
+
+  it('serves /openapi/v2 in protobuf for both names, with the JSON ETag, Vary: Accept and 304', async () => {
+    const json = await app.get('/openapi/v2');
+    expect(json.headers.get('content-type')).toBe('application/json');
+    for (const accept of [
+      'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+      'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+      'application/json;q=0.5, application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+    ]) {
+      const res = await app.get('/openapi/v2', { Accept: accept });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+      expect(res.headers.get('etag')).toBe(json.headers.get('etag'));
+      expect(res.headers.get('vary')).toContain('Accept');
+      const bytes = Buffer.from(await res.arrayBuffer());
+      // Field 1 (swagger, length-delimited) comes first: 0x0a, length 3, "2.0".
+      expect([...bytes.subarray(0, 5)]).toEqual([0x0a, 3, ...Buffer.from('2.0')]);
+      const again = await app.get('/openapi/v2', { Accept: accept, 'If-None-Match': res.headers.get('etag')! });
+      expect(again.status).toBe(304);
+    }
   });
 
   it('serves /openapi/v2 as JSON with an ETag', async () => {

@@ -10,11 +10,15 @@ import { definitionNames, type GroupVersionEntry } from './definitions.js';
 import { operationTag } from './definition-names.js';
 import type { Dialect, Published } from './publish-schema.js';
 import { actionParams, queryParams, type ParamSpec } from './query-parameters.js';
-import { patchTypes, resourceRoutes, type OperationModel, type Payload, type RouteModel } from './routes.js';
+import { patchTypes, resourceRoutes, responseTypes, type OperationModel, type Payload, type RouteModel } from './routes.js';
 
 export interface PathOptions {
   /** Whether a kind accepts strategic merge patch (built-in kinds do; custom resources do not). */
   readonly strategicMergePatch: (k: KindStrategy) => boolean;
+  /** Whether a kind is served in protobuf; default every kind (built-in kinds are; custom resources are not). */
+  readonly protobuf?: (k: KindStrategy) => boolean;
+  /** Whether CBOR is served (the CBORServingAndStorage feature gate); default false. */
+  readonly cbor?: boolean;
 }
 
 const responseDescriptions: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 202: 'Accepted' };
@@ -23,9 +27,7 @@ export function buildPaths(naming: Naming, dialect: Dialect, entries: readonly G
   const names = definitionNames(naming);
   const refPrefix = dialect === 'v2' ? '#/definitions/' : '#/components/schemas/';
   const action = naming.extension('action');
-  const protobuf = naming.protobufMediaType;
-  const objectTypes = ['application/json', 'application/yaml', protobuf];
-  const streamTypes = ['application/json', 'application/yaml', protobuf, 'application/json;stream=watch', `${protobuf};stream=watch`];
+  const cbor = o.cbor === true;
 
   const queryParam = (p: ParamSpec): Published =>
     dialect === 'v2'
@@ -55,7 +57,10 @@ export function buildPaths(naming: Naming, dialect: Dialect, entries: readonly G
         patch: names.meta('Patch'),
       };
       const ref = (p: Payload) => ({ $ref: refPrefix + refs[p] });
-      const patchConsumes = patchTypes(o.strategicMergePatch(k));
+      const patchConsumes = patchTypes(o.strategicMergePatch(k), cbor);
+      const protobuf = o.protobuf === undefined || o.protobuf(k) ? naming.protobufMediaType : undefined;
+      const objectTypes = responseTypes({ protobuf, cbor, stream: false });
+      const streamTypes = responseTypes({ protobuf, cbor, stream: true });
 
       const operation = (op: OperationModel): Published => {
         const produces = op.action === 'list' || op.action === 'watch' || op.action === 'watchlist' ? streamTypes : objectTypes;

@@ -123,12 +123,32 @@ export function resourceRoutes(naming: Naming, group: string, k: KindStrategy): 
   return routes;
 }
 
-/** The patch media types an operation accepts; strategic merge patch only for built-in kinds. */
-export function patchTypes(strategic: boolean): string[] {
+/**
+ * The patch media types a PATCH operation accepts, in kube-apiserver's order: JSON Patch, merge patch,
+ * strategic merge patch (built-in kinds only), apply as YAML, and apply as CBOR when CBOR is served.
+ */
+export function patchTypes(strategic: boolean, cbor = false): string[] {
   return [
-    'application/apply-patch+yaml',
     'application/json-patch+json',
     'application/merge-patch+json',
     ...(strategic ? ['application/strategic-merge-patch+json'] : []),
+    'application/apply-patch+yaml',
+    ...(cbor ? ['application/apply-patch+cbor'] : []),
   ];
+}
+
+/**
+ * What an operation's responses come in, as kube-apiserver lists its serializers: JSON, YAML, protobuf
+ * (built-in kinds only: custom resources have no protobuf form), CBOR when served; list and watch
+ * operations add the streaming forms (JSON and protobuf watch streams, CBOR sequences).
+ */
+export function responseTypes(o: { readonly protobuf: string | undefined; readonly cbor: boolean; readonly stream: boolean }): string[] {
+  const types = ['application/json', 'application/yaml'];
+  if (o.protobuf !== undefined) types.push(o.protobuf);
+  if (o.cbor) types.push('application/cbor');
+  if (!o.stream) return types;
+  types.push('application/json;stream=watch');
+  if (o.protobuf !== undefined) types.push(`${o.protobuf};stream=watch`);
+  if (o.cbor) types.push('application/cbor-seq');
+  return types;
 }
