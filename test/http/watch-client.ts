@@ -38,11 +38,30 @@ export interface WatchStream {
   close(): void;
 }
 
+/**
+ * Splits what arrived so far into events: returns the events and how many bytes they used (the rest waits
+ * for more data). The default reads newline-delimited JSON.
+ */
+export type WatchParser = (buffered: Buffer) => { events: WatchEventJson[]; consumed: number };
+
+export const jsonLines: WatchParser = (buffered) => {
+  const events: WatchEventJson[] = [];
+  let consumed = 0;
+  let nl: number;
+  while ((nl = buffered.indexOf(0x0a, consumed)) >= 0) {
+    const line = buffered.subarray(consumed, nl).toString('utf8');
+    consumed = nl + 1;
+    if (line.trim() !== '') events.push(JSON.parse(line) as WatchEventJson);
+  }
+  return { events, consumed };
+};
+
 export function openWatch(
   api: Pick<TestApi, 'url' | 'ca' | 'token'>,
   path: string,
   query: Record<string, string> = {},
   headers: Record<string, string> = {},
+  parse: WatchParser = jsonLines,
 ): Promise<WatchStream> {
   const url = new URL(path, api.url);
   if (!('watch' in query) && !path.includes('/watch/')) url.searchParams.set('watch', 'true');
@@ -52,7 +71,7 @@ export function openWatch(
       const events: WatchEventJson[] = [];
       const waiters: (() => void)[] = [];
       let taken = 0;
-      let buffered = '';
+      let buffered: Buffer = Buffer.alloc(0);
       let endedFlag = false;
       const wake = (): void => {
         for (const w of waiters.splice(0)) w();
@@ -98,15 +117,11 @@ export function openWatch(
         });
         return;
       }
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffered += chunk;
-        let nl: number;
-        while ((nl = buffered.indexOf('\n')) >= 0) {
-          const line = buffered.slice(0, nl);
-          buffered = buffered.slice(nl + 1);
-          if (line.trim() !== '') events.push(JSON.parse(line) as WatchEventJson);
-        }
+      res.on('data', (chunk: Buffer) => {
+        buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+        const { events: parsed, consumed } = parse(buffered);
+        buffered = buffered.subarray(consumed);
+        events.push(...parsed);
         wake();
       });
       function stream(r: IncomingMessage, error: unknown): WatchStream {

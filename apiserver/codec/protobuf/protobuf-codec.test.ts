@@ -80,7 +80,7 @@ describe('protobuf encoding, read back by protobufjs with an independent .proto'
       deletionGracePeriodSeconds: -1,
       labels: { app: 'web', tier: 'é' },
       ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'n', uid: 'u', controller: false }],
-      managedFields: [{ manager: 'kubectl', operation: 'Update' as const, apiVersion: 'v1', time: '2024-05-01T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } }],
+      managedFields: [{ manager: 'kubectl', operation: 'Update' as const, apiVersion: 'v1', time: '2024-05-01T10:00:00Z', fieldsType: 'FieldsV1' as const, fieldsV1: { 'f:data': { 'f:a': {} } } }],
     },
     data: { a: 'x'.repeat(300) },
     binaryData: { b: Buffer.from([0, 255, 7]).toString('base64') },
