@@ -19,5 +19,5 @@ test('--event-ttl takes a Go duration; 0 keeps events; negative is refused', () 
 });
 
 test('--help lists it', () => {
-  expect(helpText()).toMatch(/--event-ttl[^\n]*\n?[^\n]*retain events/);
+  expect(helpText('platform-apiserver')).toMatch(/--event-ttl[^\n]*\n?[^\n]*retain events/);
 });

@@ -20,6 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { startLeaderElection } from '../controllers/leader-election.js';
 import { startNamespaceController } from '../controllers/namespace/namespace-controller.js';
+import { createEventRecorder } from '../events/event-recorder.js';
 import { apiEndpoints } from '../endpoints/api-endpoints.js';
 import { naming } from '../naming/naming.js';
 import { bootstrapNamespaces } from '../registry/bootstrap-namespaces.js';
@@ -164,10 +165,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         identity: `${hostname()}_${randomUUID()}`,
         onStartedLeading: (signal) => {
           logger.info('leading: starting the namespace controller');
+          const eventRegistry = served.resources.lookup('', 'v1', 'events')?.registry;
           const controller = startNamespaceController({
             resources: served.resources,
             onError: (err) => logger.warn({ err }, 'namespace controller'),
             onRemoved: (namespace) => logger.info({ namespace }, 'namespace removed'),
+            ...(eventRegistry === undefined
+              ? {}
+              : { recorder: createEventRecorder({ events: eventRegistry, component: 'namespace-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
           });
           signal.addEventListener('abort', () => void controller.stop(), { once: true });
         },

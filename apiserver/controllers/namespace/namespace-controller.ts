@@ -6,8 +6,17 @@
  *
  * Runs on the leader replica only (leader-election.ts); a pass starts every `intervalMs` and whenever
  * `kick()` is called (a delete on this replica), never two at a time.
+ *
+ * Deletion problems are recorded as events about the namespace (`kubectl describe namespace` shows them),
+ * with the reasons and messages of Kubernetes' namespace deletion conditions: `ContentDeletionFailed`
+ * (Warning) when deleting some resource failed, `SomeFinalizerRemain` (Normal) while objects wait for
+ * their finalizers. A problem is recorded when it appears or its message changes, and again at most once
+ * per `repeatMs` while it lasts (the recorder aggregates those repeats into one event's count).
  */
+import type { KubeObject } from '../../api/object.js';
 import type { ServedResources } from '../../endpoints/resources/served-resources.js';
+import type { EventRecorder } from '../../events/event-recorder.js';
+import { referenceOf } from '../../events/object-reference.js';
 import { FINALIZER_KUBERNETES } from '../../registry/kinds/core/namespace.js';
 import { finalizeNamespace } from './finalize.js';
 
@@ -19,7 +28,28 @@ export interface NamespaceControllerOptions {
   readonly batchSize?: number;
   readonly onError?: (err: unknown) => void;
   readonly onRemoved?: (namespace: string) => void;
+  /** Where deletion problems are recorded as events (component `namespace-controller`). Default: nowhere. */
+  readonly recorder?: EventRecorder;
+  /** How often a lasting problem is recorded again. Default 60 s. */
+  readonly repeatMs?: number;
 }
+
+/** What one pass over a namespace's content found. */
+interface ContentState {
+  readonly empty: boolean;
+  /** One message per resource whose deletion failed. */
+  readonly failures: readonly string[];
+  /** Finalizer -> objects still held by it. */
+  readonly finalizers: ReadonlyMap<string, number>;
+}
+
+/** kube's NamespaceDeletionContentFailure message. */
+export const contentFailureMessage = (failures: readonly string[]): string =>
+  `Failed to delete all resource types, ${failures.length} remaining: ${[...failures].sort().join(', ')}`;
+
+/** kube's NamespaceFinalizersRemaining message. */
+export const finalizersMessage = (finalizers: ReadonlyMap<string, number>): string =>
+  `Some finalizers are remaining: ${[...finalizers].map(([f, n]) => `${f} in ${n} resource instances`).sort().join(', ')}`;
 
 export interface NamespaceController {
   /** Starts a pass soon (coalesced with one in flight). */
@@ -31,24 +61,60 @@ export interface NamespaceController {
 export function startNamespaceController(o: NamespaceControllerOptions): NamespaceController {
   const namespaces = o.resources.lookup('', 'v1', 'namespaces');
   if (namespaces === undefined) throw new Error('the namespace controller needs the namespaces resource');
-  const contents = o.resources.all.filter((r) => r.strategy.namespaced);
+  // Views of another resource's objects (events.k8s.io Events) are that resource's content already.
+  const contents = o.resources.all.filter((r) => r.strategy.namespaced && r.strategy.storedAs === undefined);
   const batchSize = o.batchSize ?? 500;
+  const repeatMs = o.repeatMs ?? 60_000;
+  /** `<namespace>\0<reason>` -> the last message recorded and when. */
+  const recorded = new Map<string, { message: string; at: number }>();
   let stopped = false;
   let running: Promise<void> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
 
-  /** Deletes one batch of every namespaced resource in `ns`; true when nothing is left. */
-  const emptyOut = async (ns: string): Promise<boolean> => {
+  /** Deletes one batch of every namespaced resource in `ns`; `empty` when nothing is left. */
+  const emptyOut = async (ns: string): Promise<ContentState> => {
     let empty = true;
+    const failures: string[] = [];
+    const finalizers = new Map<string, number>();
     for (const r of contents) {
-      const deleted = await r.registry.deleteCollection(ns, { limit: batchSize }, {});
-      if (deleted.items.length === 0) continue;
-      // Something was there; it may be gone now or be held by finalizers: look again next pass.
-      const left = await r.registry.list(ns, { limit: 1 });
-      if (left.items.length > 0) empty = false;
+      try {
+        const deleted = await r.registry.deleteCollection(ns, { limit: batchSize }, {});
+        if (deleted.items.length === 0) continue;
+        // Objects with finalizers were only marked: they stay until their finalizers are done.
+        for (const item of deleted.items) for (const f of item.metadata.finalizers ?? []) finalizers.set(f, (finalizers.get(f) ?? 0) + 1);
+        // Something was there; it may be gone now or be held by finalizers: look again next pass.
+        const left = await r.registry.list(ns, { limit: 1 });
+        if (left.items.length > 0) empty = false;
+      } catch (err) {
+        empty = false;
+        failures.push(`${r.strategy.resource}: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
-    return empty;
+    return { empty, failures, finalizers };
+  };
+
+  /** Records a problem when it is new, changed, or last recorded `repeatMs` ago; clears a solved one. */
+  const report = async (ns: KubeObject, reason: string, type: 'Normal' | 'Warning', message: string | undefined): Promise<void> => {
+    const key = `${ns.metadata.name ?? ''}\u0000${reason}`;
+    if (message === undefined) {
+      recorded.delete(key);
+      return;
+    }
+    const last = recorded.get(key);
+    const now = Date.now();
+    if (last !== undefined && last.message === message && now - last.at < repeatMs) return;
+    recorded.set(key, { message, at: now });
+    await o.recorder?.event(referenceOf(ns), type, reason, message);
+  };
+
+  const reportProblems = async (ns: KubeObject, state: ContentState): Promise<void> => {
+    await report(ns, 'ContentDeletionFailed', 'Warning', state.failures.length > 0 ? contentFailureMessage(state.failures) : undefined);
+    await report(ns, 'SomeFinalizerRemain', 'Normal', state.finalizers.size > 0 ? finalizersMessage(state.finalizers) : undefined);
+  };
+
+  const forget = (name: string): void => {
+    for (const key of recorded.keys()) if (key.startsWith(`${name}\u0000`)) recorded.delete(key);
   };
 
   const pass = async (): Promise<void> => {
@@ -58,8 +124,13 @@ export function startNamespaceController(o: NamespaceControllerOptions): Namespa
       const name = ns.metadata.name ?? '';
       if (ns.metadata.deletionTimestamp === undefined) continue;
       try {
-        if (!(await emptyOut(name))) continue;
-        if (await finalizeNamespace(namespaces.registry, name, FINALIZER_KUBERNETES)) o.onRemoved?.(name);
+        const state = await emptyOut(name);
+        await reportProblems(ns, state);
+        if (!state.empty) continue;
+        if (await finalizeNamespace(namespaces.registry, name, FINALIZER_KUBERNETES)) {
+          forget(name);
+          o.onRemoved?.(name);
+        }
       } catch (err) {
         o.onError?.(err);
       }
