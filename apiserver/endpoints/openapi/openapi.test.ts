@@ -340,6 +340,19 @@ describe('openapiEndpoints over HTTP', () => {
     }
   });
 
+  it('answers 503 for v2 in protobuf when the document has a keyword gnostic rejects; JSON is still served', async () => {
+    const odd = { ...secretKind, schema: { ...secretKind.schema, properties: { ...secretKind.schema.properties, odd: { type: 'string', patternProperties: {} } as never } } };
+    const other = await startTestApp(openapiEndpoints({ naming: platform, kinds: [odd] }));
+    try {
+      const res = await other.get('/openapi/v2', { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
+      expect(res.status).toBe(503);
+      expect((await body(res)).message).toContain('has invalid property: patternProperties');
+      expect((await other.get('/openapi/v2')).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('serves /openapi/v2 as JSON with an ETag', async () => {
     const res = await app.get('/openapi/v2', { Accept: 'application/json' });
     expect(res.status).toBe(200);
