@@ -47,8 +47,10 @@ export function apiEndpoints(o: ApiOptions): Api {
     ...(o.ttlSeconds ? { ttlSeconds: o.ttlSeconds } : {}),
   });
   const discovery = discoveryEndpoints({ naming: o.naming, kinds: o.kinds, ...(enabled ? { enabled } : {}) });
-  const openapi = openapiEndpoints({ naming: o.naming, kinds: o.kinds, ...(enabled ? { enabled } : {}) });
-  const router = resourceRouter({ naming: o.naming, resources, features: o.features ?? defaultFeatureGates });
+  const features = o.features ?? defaultFeatureGates;
+  const cbor = features.enabled('CBORServingAndStorage');
+  const openapi = openapiEndpoints({ naming: o.naming, kinds: o.kinds, cbor, ...(enabled ? { enabled } : {}) });
+  const router = resourceRouter({ naming: o.naming, resources, features });
   const filter: Filter = async function api(ctx, next) {
     await discovery(ctx, () => openapi(ctx, () => router(ctx, next)));
   };

@@ -4,11 +4,12 @@
  * names, parsed from text). The decoded Document, turned back into Swagger JSON by the reader below (the
  * inverse of gnostic's compiler), must equal the JSON document the same server serves, in both domain
  * modes; the named lists keep the document's order. Also: both Accept names, the shared ETag, 304,
- * `Vary`, gzip, HEAD and 406.
+ * `Vary`, gzip, HEAD and 406; and the CBOR media types listed only with CBORServingAndStorage on.
  */
 import { gunzipSync } from 'node:zlib';
 import protobuf from 'protobufjs';
 import { parse as parseYaml } from 'yaml';
+import { resolveFeatureGates } from '../../apiserver/features/feature-gates.js';
 import { backends, describeBackends, stopBackends, type TestApi } from './helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -299,4 +300,27 @@ describeBackends(all, (b) => {
       });
     });
   }
+
+  describe('--feature-gates=CBORServingAndStorage=true', () => {
+    let api: TestApi;
+    beforeAll(async () => {
+      api = await b.start({ groupDomain: 'k8s.io', features: resolveFeatureGates(new Map([['CBORServingAndStorage', true]])) });
+    });
+
+    it('lists the CBOR forms in both documents and in the protobuf form', async () => {
+      const { json, bytes } = await v2Both(api);
+      const path = '/api/v1/namespaces/{namespace}/configmaps';
+      expect(json.paths[path].get.produces).toEqual([
+        'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/cbor',
+        'application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/cbor-seq',
+      ]);
+      expect(json.paths[`${path}/{name}`].patch.consumes).toContain('application/apply-patch+cbor');
+      const item = decode(bytes).paths.path.find((p: M) => p.name === `${path}/{name}`).value;
+      expect(item.patch.consumes).toEqual(json.paths[`${path}/{name}`].patch.consumes);
+      const root = (await api.request('GET', '/openapi/v3')).json();
+      const v3 = (await api.request('GET', root.paths['api/v1'].serverRelativeURL)).json();
+      expect(Object.keys(v3.paths[`${path}/{name}`].patch.requestBody.content)).toContain('application/apply-patch+cbor');
+      expect(Object.keys(v3.paths[`${path}/{name}`].get.responses['200'].content)).toContain('application/cbor');
+    });
+  });
 });

@@ -14,7 +14,7 @@ const PB_NEW = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 const base = { swagger: '2.0', info: { title: 't', version: 'v' }, paths: {} };
 const withDefinition = (schema: unknown): any => gnosticDocument({ ...base, definitions: { D: schema } }).definitions;
 const definition = (schema: unknown): any => withDefinition(schema).additionalProperties[0].value;
-const withPath = (item: unknown): any => gnosticDocument({ ...base, paths: { '/p': item } }).paths.path[0].value;
+const withPath = (item: unknown): any => (gnosticDocument({ ...base, paths: { '/p': item } }) as any).paths.path[0].value;
 const responses = { 200: { description: 'OK' } };
 
 describe('chooseOpenAPIV2Form (kube-openapi rule)', () => {

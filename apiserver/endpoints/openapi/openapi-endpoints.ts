@@ -16,7 +16,7 @@ import type { Naming } from '../../naming/naming.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
 import type { Filter } from '../../server/request-state.js';
 import { acceptsJson } from '../discovery/accept.js';
-import { serveCached } from '../discovery/cached-body.js';
+import { serveCached, type CachedBody } from '../discovery/cached-body.js';
 import type { EnabledPredicate } from '../discovery/served-groups.js';
 import { GnosticError } from './gnostic-v2.js';
 import { openapiDocuments, serverRelativeURL, type OpenAPIDocuments } from './openapi-documents.js';
@@ -61,19 +61,17 @@ export function openapiEndpoints(o: OpenAPIOptions): Filter {
   return async function openapi(ctx, next) {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith('/openapi/')) return next();
     const path = ctx.path.endsWith('/') ? ctx.path.slice(0, -1) : ctx.path;
-    let body;
-    let cacheControl = noCache;
-    let headers: Record<string, string> | undefined;
     if (path === '/openapi/v2') {
       const form = chooseOpenAPIV2Form(ctx.get('Accept'));
       if (form === undefined) throw notAcceptable(openapiV2MediaTypes);
-      if (form === 'json') {
-        serveCached(ctx, documents().v2(), { contentType: jsonType, cacheControl });
-      } else {
-        serveCached(ctx, v2Protobuf(documents()), { contentType: openapiV2ProtobufType, cacheControl });
-      }
+      if (form === 'json') serveCached(ctx, documents().v2(), { contentType: jsonType, cacheControl: noCache });
+      else serveCached(ctx, v2Protobuf(documents()), { contentType: openapiV2ProtobufType, cacheControl: noCache });
       return;
-    } else if (path === '/openapi/v3') {
+    }
+    let body;
+    let cacheControl = noCache;
+    let headers: Record<string, string> | undefined;
+    if (path === '/openapi/v3') {
       body = documents().v3Root;
     } else if (path.startsWith('/openapi/v3/')) {
       const key = path.slice('/openapi/v3/'.length);
@@ -98,7 +96,7 @@ export function openapiEndpoints(o: OpenAPIOptions): Filter {
 }
 
 /** A v2 document gnostic would reject has no protobuf form: 503, as kube-openapi answers then. */
-function v2Protobuf(documents: OpenAPIDocuments) {
+function v2Protobuf(documents: OpenAPIDocuments): CachedBody {
   try {
     return documents.v2Protobuf();
   } catch (err) {
