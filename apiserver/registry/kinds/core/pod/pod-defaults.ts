@@ -3,7 +3,9 @@
  * defaults.go for pod templates):
  * - `imagePullPolicy`: Always when the image has the `latest` tag or no tag (and no digest), else
  *   IfNotPresent (also for references that do not parse, as upstream);
- * - a volume with no source gets `emptyDir: {}`;
+ * - a volume with no source gets `emptyDir: {}`; an image volume's `pullPolicy` is defaulted from its
+ *   `reference` as a container's (Kubernetes does so with the ImageVolume feature, which this server
+ *   treats as enabled);
  * - resource quantities are rounded up to milli precision and written in canonical form (`0.5` -> `500m`,
  *   `1024Mi` -> `1Gi`), as Kubernetes stores them; malformed ones are left for validation to report;
  * - the deprecated `serviceAccount` mirrors `serviceAccountName` (the latter wins; filled from the former).
@@ -51,6 +53,10 @@ function defaultContainer(c: JsonObject): void {
 
 function defaultVolume(v: JsonObject): void {
   if (!VOLUME_SOURCES.some((s) => v[s] !== undefined && v[s] !== null)) v.emptyDir = {};
+  const image = objectAt(v, 'image');
+  if (image !== undefined && (typeof image.pullPolicy !== 'string' || image.pullPolicy === '')) {
+    image.pullPolicy = defaultPullPolicy(typeof image.reference === 'string' ? image.reference : '');
+  }
   const emptyDir = objectAt(v, 'emptyDir');
   if (emptyDir !== undefined && emptyDir.sizeLimit !== undefined) {
     const q = parseQuantity(emptyDir.sizeLimit);

@@ -1,21 +1,33 @@
 /**
- * Validation of `volumes` (names: DNS labels, unique; exactly one source; the common sources' own rules)
- * and of a container's `volumeMounts` / `volumeDevices` against them (`Not found` for an unknown volume).
+ * Validation of `volumes` (names: DNS labels, unique; exactly one source; the common sources' own rules,
+ * the in-tree ones' in validate-in-tree-volumes.ts) and of a container's `volumeMounts` / `volumeDevices`
+ * against them (`Not found` for an unknown volume).
  */
 import { type FieldError, type FieldPath, duplicate, forbidden, invalidValue, notFoundField, notSupported, required } from '../../../../validation/field-error.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../../../validation/names.js';
 import { type JsonObject, arrayAt, isObject, objectAt, objectItems, stringAt } from './json-values.js';
 import { isNegative, parseQuantity, QUANTITY_FORMAT_ERROR } from '../../shared/quantity.js';
 import { validateObjectFieldSelector, validateResourceFieldSelector } from './validate-env.js';
+import { type SourceCheck, type SourceContext, inTreeSourceChecks } from './validate-in-tree-volumes.js';
 import { validateFileMode, validateLocalDescendingPath, validateLocalNonReservedPath, validatePathNoBacksteps } from './validate-paths.js';
 
 /** Sources in the order Kubernetes checks them: a second one present is reported at its own path. */
 const SOURCE_ORDER: readonly string[] = [
   'emptyDir', 'hostPath', 'gitRepo', 'gcePersistentDisk', 'awsElasticBlockStore', 'secret', 'nfs', 'iscsi', 'glusterfs',
-  'flexVolume', 'persistentVolumeClaim', 'rbd', 'quobyte', 'cinder', 'cephfs', 'downwardAPI', 'fc', 'flocker', 'azureFile',
-  'vsphereVolume', 'photonPersistentDisk', 'portworxVolume', 'azureDisk', 'csi', 'scaleIO', 'storageos', 'configMap',
-  'projected', 'ephemeral', 'image',
+  'flocker', 'persistentVolumeClaim', 'rbd', 'cinder', 'cephfs', 'quobyte', 'downwardAPI', 'fc', 'flexVolume', 'configMap',
+  'azureFile', 'vsphereVolume', 'photonPersistentDisk', 'portworxVolume', 'azureDisk', 'storageos', 'projected', 'scaleIO',
+  'csi', 'ephemeral', 'image',
 ];
+
+/** Kubernetes' own path spellings: where a second source is refused, and where a source's rules report. */
+const FORBIDDEN_AT: Readonly<Record<string, string>> = { cephfs: 'cephFS', downwardAPI: 'downwarAPI' };
+const CHECKED_AT: Readonly<Record<string, string>> = { gcePersistentDisk: 'persistentDisk' };
+
+/** Options of the pod spec being validated. */
+export interface VolumeValidationOptions {
+  /** A Pod rather than a template (stricter image volumes). Default false. */
+  readonly resourceIsPod?: boolean;
+}
 
 const HOST_PATH_TYPES: readonly string[] = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
 /** Pod fields a downward API volume file may read. */
@@ -57,7 +69,8 @@ function validateDownwardAPIFiles(source: JsonObject, path: FieldPath): FieldErr
   return errs;
 }
 
-const sourceChecks: Readonly<Record<string, (s: JsonObject, at: FieldPath) => FieldError[]>> = {
+const sourceChecks: Readonly<Record<string, SourceCheck>> = {
+  ...inTreeSourceChecks,
   emptyDir: (s, at) => {
     if (s.sizeLimit === undefined || s.sizeLimit === null) return [];
     const q = parseQuantity(s.sizeLimit);
@@ -145,33 +158,38 @@ const sourceChecks: Readonly<Record<string, (s: JsonObject, at: FieldPath) => Fi
   },
 };
 
-function validateVolumeSource(vol: JsonObject, path: FieldPath): FieldError[] {
+function validateVolumeSource(vol: JsonObject, path: FieldPath, opts: VolumeValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
+  const ctx: SourceContext = { volumeName: stringAt(vol, 'name'), volumePath: path, resourceIsPod: opts.resourceIsPod === true };
   let sources = 0;
   for (const name of SOURCE_ORDER) {
     const source = vol[name];
     if (source === undefined || source === null) continue;
     if (sources > 0) {
-      errs.push(forbidden(path.child(name), 'may not specify more than 1 volume type'));
+      errs.push(forbidden(path.child(FORBIDDEN_AT[name] ?? name), 'may not specify more than 1 volume type'));
       continue;
     }
     sources++;
     const check = sourceChecks[name];
-    if (check !== undefined && isObject(source)) errs.push(...check(source, path.child(name)));
+    if (check !== undefined && isObject(source)) errs.push(...check(source, path.child(CHECKED_AT[name] ?? name), ctx));
   }
   if (sources === 0) errs.push(required(path, 'must specify a volume type'));
   return errs;
 }
 
 /** The valid volumes by name (what mounts may refer to), and the errors. */
-export function validateVolumes(spec: JsonObject, path: FieldPath): { volumes: Map<string, JsonObject>; errors: FieldError[] } {
+export function validateVolumes(
+  spec: JsonObject,
+  path: FieldPath,
+  opts: VolumeValidationOptions = {},
+): { volumes: Map<string, JsonObject>; errors: FieldError[] } {
   const volumes = new Map<string, JsonObject>();
   const errors: FieldError[] = [];
   for (const [i, vol] of objectItems(arrayAt(spec, 'volumes'))) {
     const at = path.index(i);
     const namePath = at.child('name');
     const name = stringAt(vol, 'name');
-    const errs = validateVolumeSource(vol, at);
+    const errs = validateVolumeSource(vol, at, opts);
     if (name === '') errs.push(required(namePath, ''));
     else for (const msg of isDNS1123Label(name)) errs.push(invalidValue(namePath, name, msg));
     if (volumes.has(name)) errs.push(duplicate(namePath, name));

@@ -1,13 +1,14 @@
 /**
- * The Volume schema: a name plus exactly one source. The common sources are described fully (emptyDir,
+ * The Volume schema: a name plus exactly one source. The common sources are described here (emptyDir,
  * configMap, secret, projected, persistentVolumeClaim, hostPath, downwardAPI, csi, ephemeral, nfs); the
- * rarer, mostly deprecated in-tree ones keep whatever the client sends. Defaults as Kubernetes applies
+ * rarer, mostly deprecated in-tree ones in in-tree-volume-schema.ts. Defaults as Kubernetes applies
  * them: file modes 420 (0644), hostPath type "", token expiry 3600 s, claim volumeMode Filesystem.
  * `volumes` merges by name with `retainKeys`, so replacing a volume's source drops the old one.
  */
 import { objectMetaSchema } from '../../../../schema/object-meta-schema.js';
 import type { ProtobufFields, Schema } from '../../../../schema/schema.js';
 import { objectFieldSelectorSchema, resourceFieldSelectorSchema } from './env-schema.js';
+import { inTreeVolumeSources } from './in-tree-volume-schema.js';
 import { labelSelectorSchema } from './label-selector-schema.js';
 import { atomicList, bool, inline, int32, int64, keyedList, localObjectReference, obj, ptr, quantity, quantityMap, requiredStr, str, stringList, stringMap } from './schema-builders.js';
 
@@ -119,15 +120,8 @@ const persistentVolumeClaimSpecSchema: Schema = obj('Desired characteristics of 
   },
 });
 
-/** Accepted as sent: the schema only names these sources (in-tree drivers, mostly deprecated). */
-const preserved = (description: string): Schema => ({ type: 'object', description, 'x-kubernetes-preserve-unknown-fields': true });
-
-export const volumeSourceProperties: Record<string, Schema> = {
-  awsElasticBlockStore: preserved('Deprecated: an AWS EBS disk (now served by the ebs.csi.aws.com CSI driver).'),
-  azureDisk: preserved('Deprecated: an Azure data disk (now served by the disk.csi.azure.com CSI driver).'),
-  azureFile: preserved('Deprecated: an Azure File share (now served by the file.csi.azure.com CSI driver).'),
-  cephfs: preserved('Deprecated: a Ceph filesystem.'),
-  cinder: preserved('Deprecated: an OpenStack Cinder volume (now served by the cinder.csi.openstack.org CSI driver).'),
+/** The sources Kubernetes describes fully and this file defines. */
+const commonVolumeSources: Record<string, Schema> = {
   configMap: obj('A ConfigMap whose keys become files.', {
     defaultMode: defaultMode(),
     items: keyItems('ConfigMap'),
@@ -162,12 +156,6 @@ export const volumeSourceProperties: Record<string, Schema> = {
     ),
     // Field 2 is unused (a removed readOnly).
   }, undefined, { protobuf: { volumeClaimTemplate: ptr(1) } }),
-  fc: preserved('A Fibre Channel disk.'),
-  flexVolume: preserved('Deprecated: a volume served by an exec-based plugin.'),
-  flocker: preserved('Deprecated: a Flocker volume.'),
-  gcePersistentDisk: preserved('Deprecated: a GCE persistent disk (now served by the pd.csi.storage.gke.io CSI driver).'),
-  gitRepo: preserved('Deprecated: a git repository cloned into an empty directory.'),
-  glusterfs: preserved('Deprecated: a Glusterfs mount.'),
   hostPath: obj(
     'A file or directory of the node.',
     {
@@ -177,8 +165,6 @@ export const volumeSourceProperties: Record<string, Schema> = {
     ['path'],
     { protobuf: { path: 1, type: ptr(2) } },
   ),
-  image: preserved('An OCI image or artifact mounted read-only.'),
-  iscsi: preserved('An iSCSI disk.'),
   nfs: obj(
     'An NFS share.',
     {
@@ -195,24 +181,22 @@ export const volumeSourceProperties: Record<string, Schema> = {
     ['claimName'],
     { protobuf: { claimName: 1, readOnly: 2 } },
   ),
-  photonPersistentDisk: preserved('Deprecated: a PhotonController disk.'),
-  portworxVolume: preserved('Deprecated: a Portworx volume.'),
   projected: obj('Several sources projected into one directory.', {
     defaultMode: defaultMode(),
     sources: atomicList({ ...volumeProjectionSchema, default: {} }, 'The projected sources.'),
   }, undefined, { protobuf: { sources: 1, defaultMode: ptr(2) } }),
-  quobyte: preserved('Deprecated: a Quobyte mount.'),
-  rbd: preserved('Deprecated: a Rados block device.'),
-  scaleIO: preserved('Deprecated: a ScaleIO volume.'),
   secret: obj('A Secret whose keys become files.', {
     defaultMode: defaultMode(),
     items: keyItems('Secret'),
     optional: bool('Whether the Secret or its keys must be defined.'),
     secretName: str('Name of the Secret in the pod namespace.'),
   }, undefined, { protobuf: { secretName: 1, items: 2, defaultMode: ptr(3), optional: ptr(4) } }),
-  storageos: preserved('Deprecated: a StorageOS volume.'),
-  vsphereVolume: preserved('Deprecated: a vSphere volume (now served by the csi.vsphere.vmware.com CSI driver).'),
 };
+
+/** Every source of a Volume, by name in alphabetical order (as Kubernetes publishes them). */
+export const volumeSourceProperties: Readonly<Record<string, Schema>> = Object.fromEntries(
+  Object.entries({ ...commonVolumeSources, ...inTreeVolumeSources }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+);
 
 /** The source fields of a Volume, in the order Kubernetes reports them. */
 export const VOLUME_SOURCES: readonly string[] = Object.keys(volumeSourceProperties);
