@@ -9,7 +9,7 @@
  * message inside the envelope) and every protobuf watcher share one serialization.
  */
 import type { KubeObject, ListMeta } from '../../api/object.js';
-import { deleteOptionsSchema, statusSchema } from '../../endpoints/openapi/meta-schemas.js';
+import { deleteOptionsSchema, statusSchema } from '../../schema/meta-schemas.js';
 import { listMetaSchema, objectMetaSchema } from '../../schema/object-meta-schema.js';
 import type { Schema } from '../../schema/schema.js';
 import { encodingMemo } from '../shared-json.js';

@@ -11,7 +11,7 @@ import type { ServedVersion } from '../discovery/served-groups.js';
 import { kindDefinitionName, metaDefinitionName } from './definition-names.js';
 import {
   deleteOptionsSchema, patchSchema, preconditionsSchema, statusCauseSchema, statusDetailsSchema, statusSchema, watchEventSchema,
-} from './meta-schemas.js';
+} from '../../schema/meta-schemas.js';
 import { schemaPublisher, type Dialect, type Published } from './publish-schema.js';
 
 const status = statusSchema(listMetaSchema);

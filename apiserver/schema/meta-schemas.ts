@@ -3,7 +3,7 @@
  * Status (and its details), DeleteOptions (and Preconditions), Patch and WatchEvent. Kept as internal
  * schemas (Kubernetes' extension names) so they are published through the same walk as kinds.
  */
-import { ptr, type Schema } from '../../schema/schema.js';
+import { ptr, type Schema } from './schema.js';
 
 const str = (description: string): Schema => ({ type: 'string', description });
 
