@@ -81,7 +81,7 @@ function ok(res: KubectlResult): string {
 }
 
 /** A core v1 Event about an object, as client-go's recorder writes one (cluster-scoped objects: in default). */
-function eventYaml(o: (typeof OBJECTS)[number], uid: string, reason: string, message: string, type = 'Normal'): string {
+function eventYaml(o: Pick<(typeof OBJECTS)[number], 'kind' | 'name' | 'namespace'>, uid: string, reason: string, message: string, type = 'Normal'): string {
   return `apiVersion: v1
 kind: Event
 metadata:
@@ -118,7 +118,7 @@ for (const domain of ['platform.io', 'k8s.io'] as const) {
         ok(await kubectl('create', '-f', server.file(`${o.name}-event.yaml`, eventYaml(o, uid, 'Checked', `${o.kind} ${o.name} was checked`))));
       }
       // An event about another config map of the same name elsewhere, and one about another object: describe must skip both.
-      ok(await kubectl('create', '-f', server.file('other.yaml', eventYaml({ kind: 'ConfigMap', resource: 'configmap', name: 'other', namespace: 'ev' }, 'u-x', 'Unrelated', 'not about app-config'))));
+      ok(await kubectl('create', '-f', server.file('other.yaml', eventYaml({ kind: 'ConfigMap', name: 'other', namespace: 'ev' }, 'u-x', 'Unrelated', 'not about app-config'))));
     }, 120_000);
 
     afterAll(async () => {

@@ -150,14 +150,20 @@ for (const variant of variants) {
       const res = await kubectl('api-resources');
       expect(res.stderr).toBe('');
       expect(res.status).toBe(0);
+      // kubectl pads APIVERSION to its longest value, the events group's.
+      const eventsGroup = `events.${variant.domain}/v1`;
+      const row = (name: string, short: string, version: string, namespaced: string, kind: string): string =>
+        `${name.padEnd(18)}${short.padEnd(13)}${version.padEnd(eventsGroup.length + 3)}${namespaced.padEnd(13)}${kind}`;
       expect(res.stdout).toBe([
-        'NAME              SHORTNAMES   APIVERSION   NAMESPACED   KIND',
-        'configmaps        cm           v1           true         ConfigMap',
-        'namespaces        ns           v1           false        Namespace',
-        'nodes             no           v1           false        Node',
-        'podtemplates                   v1           true         PodTemplate',
-        'secrets                        v1           true         Secret',
-        'serviceaccounts   sa           v1           true         ServiceAccount',
+        row('NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND'),
+        row('configmaps', 'cm', 'v1', 'true', 'ConfigMap'),
+        row('events', 'ev', 'v1', 'true', 'Event'),
+        row('namespaces', 'ns', 'v1', 'false', 'Namespace'),
+        row('nodes', 'no', 'v1', 'false', 'Node'),
+        row('podtemplates', '', 'v1', 'true', 'PodTemplate'),
+        row('secrets', '', 'v1', 'true', 'Secret'),
+        row('serviceaccounts', 'sa', 'v1', 'true', 'ServiceAccount'),
+        row('events', 'ev', eventsGroup, 'true', 'Event'),
         '',
       ].join('\n'));
       expect(ok(await kubectl('api-resources', '--namespaced=false', '-o', 'name'))).toBe('namespaces\nnodes\n');
