@@ -94,27 +94,25 @@ class Writer {
 
   text(s: string): void {
     const n = s.length;
-    // ASCII fast path: one byte per character, no UTF-8 encoder call.
-    let ascii = true;
+    // One pass for ASCII (one byte per character): head for n bytes, then the characters; on the first
+    // non-ASCII character start over with the UTF-8 encoder. 3 bytes per UTF-16 unit bound the UTF-8 size.
+    this.ensure(n * 3 + 9);
+    const start = this.pos;
+    this.head(MAJOR_TEXT, n);
+    const b = this.buf;
+    let p = this.pos;
     for (let i = 0; i < n; i++) {
-      if (s.charCodeAt(i) > 0x7f) {
-        ascii = false;
-        break;
+      const c = s.charCodeAt(i);
+      if (c > 0x7f) {
+        this.pos = start;
+        const len = Buffer.byteLength(s, 'utf8');
+        this.head(MAJOR_TEXT, len);
+        this.pos += b.write(s, this.pos, 'utf8');
+        return;
       }
+      b[p++] = c;
     }
-    if (ascii) {
-      this.head(MAJOR_TEXT, n);
-      this.ensure(n);
-      const b = this.buf;
-      let p = this.pos;
-      for (let i = 0; i < n; i++) b[p++] = s.charCodeAt(i);
-      this.pos = p;
-      return;
-    }
-    const len = Buffer.byteLength(s, 'utf8');
-    this.head(MAJOR_TEXT, len);
-    this.ensure(len);
-    this.pos += this.buf.write(s, this.pos, 'utf8');
+    this.pos = p;
   }
 
   number(v: number, float: boolean): void {
@@ -201,15 +199,30 @@ class Writer {
 
   map(o: Record<string, unknown>, s: Schema | undefined): void {
     const keys = Object.keys(o);
-    let count = 0;
-    for (const k of keys) if (o[k] !== undefined) count++;
-    this.head(MAJOR_MAP, count);
+    const headAt = this.pos;
+    this.head(MAJOR_MAP, keys.length);
+    const headLen = this.pos - headAt;
+    let skipped = 0;
     for (const k of keys) {
       const v = o[k];
-      if (v === undefined) continue;
+      if (v === undefined) {
+        skipped++;
+        continue;
+      }
       this.text(k);
       this.value(v, propertySchema(s, k));
     }
+    if (skipped > 0) this.rewriteHead(headAt, headLen, MAJOR_MAP, keys.length - skipped);
+  }
+
+  /** Replaces a head written at `at` (`len` bytes) by the head of `n`, moving what follows if its size changes. */
+  private rewriteHead(at: number, len: number, major: number, n: number): void {
+    const end = this.pos;
+    this.pos = at;
+    this.head(major, n);
+    const newLen = this.pos - at;
+    if (newLen !== len) this.buf.copy(this.buf, at + newLen, at + len, end);
+    this.pos = end + newLen - len;
   }
 
   /** The bytes written, copied out of the scratch buffer. */
