@@ -72,6 +72,10 @@ describe('encodeCbor', () => {
   it('writes null, booleans, arrays; leaves out undefined properties and writes undefined elements as null', () => {
     expect(item({ a: null, b: true, c: false, d: undefined, e: [1, undefined, 'x'] })).toBe(hex(`
       a4 6161 f6  6162 f5  6163 f4  6165 83 01 f6 6178`));
+    // 24 keys need a 2-byte head, 23 fit in one: the head shrinks and what follows moves.
+    const keys: Record<string, number | undefined> = {};
+    for (let i = 0; i < 24; i++) keys[String.fromCharCode(0x61 + i)] = i === 0 ? undefined : 1;
+    expect(item(keys)).toBe(`b7${Array.from({ length: 23 }, (_, i) => `61${(0x62 + i).toString(16)}01`).join('')}`);
     expect(item([])).toBe('80');
     expect(item({})).toBe('a0');
     expect(item(Array.from({ length: 24 }, () => 0))).toBe(`9818${'00'.repeat(24)}`);
