@@ -30,6 +30,9 @@ export const OBJECT_OFFERS: readonly MediaOffer[] = Object.freeze([JSON_OFFER, Y
 export const KUBERNETES_PROTOBUF = 'application/vnd.kubernetes.protobuf';
 export const CBOR_OFFER = mediaOffer('application/cbor');
 
+/** Whether an offer is CBOR. */
+export const isCbor = (offer: MediaOffer): boolean => offer === CBOR_OFFER;
+
 /** Whether an offer is protobuf (under either name). */
 export const isProtobuf = (offer: MediaOffer): boolean => offer.type === 'application' && offer.subtype.endsWith('.protobuf');
 

@@ -1,10 +1,13 @@
 /**
  * One watch, several media types: a protobuf watch (`;stream=watch` frames, decoded by protobufjs from
- * an independent .proto) carries the same events, in the same order, as a JSON watch over 1,000 writes.
+ * an independent .proto) and a CBOR watch (`application/cbor-seq`, decoded by cbor-x; gate
+ * CBORServingAndStorage on) carry the same events, in the same order, as a JSON watch over 1,000 writes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { decodeMultiple } from 'cbor-x';
 import protobuf from 'protobufjs';
+import { featureGates } from '../../apiserver/features/feature-gates.js';
 import { backends, createNamespace, describeBackends, stopBackends, type TestApi } from './helpers.js';
 import { openWatch, type WatchEventJson, type WatchParser, type WatchStream } from './watch-client.js';
 
@@ -31,6 +34,17 @@ export const protobufFrames: WatchParser = (buffered) => {
   return { events, consumed };
 };
 
+/** A CBOR sequence: whole data items so far (cbor-x reports where an incomplete last one starts). */
+const cborSequence: WatchParser = (buffered) => {
+  try {
+    return { events: decodeMultiple(buffered) as WatchEventJson[], consumed: buffered.length };
+  } catch (e) {
+    const err = e as { incomplete?: boolean; lastPosition?: number; values?: WatchEventJson[] };
+    if (err.incomplete !== true) throw e;
+    return { events: err.values ?? [], consumed: err.lastPosition ?? 0 };
+  }
+};
+
 /** What must agree between representations: type, name, resourceVersion and data. */
 const essence = (e: WatchEventJson) => [e.type, e.object.metadata?.name, e.object.metadata?.resourceVersion, JSON.stringify(e.object.data ?? {})];
 
@@ -40,10 +54,10 @@ afterAll(() => stopBackends(all));
 describeBackends(all, (b) => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await b.start();
+    api = await b.start({ features: featureGates({ CBORServingAndStorage: true }) });
   });
 
-  it('a protobuf watch and a JSON watch see the same 1,000 writes in the same order', async () => {
+  it('protobuf, CBOR and JSON watches see the same 1,000 writes in the same order', async () => {
     const ns = await createNamespace(api);
     const path = `/api/v1/namespaces/${ns}/configmaps`;
     const rv = (await api.request('GET', path)).json().metadata.resourceVersion as string;
@@ -51,6 +65,8 @@ describeBackends(all, (b) => {
     const pb = await openWatch(api, path, { resourceVersion: rv }, { Accept: `${PB},application/json` }, protobufFrames);
     expect(pb.status).toBe(200);
     expect(pb.headers['content-type']).toBe(`${PB};stream=watch`);
+    const cbor = await openWatch(api, path, { resourceVersion: rv }, { Accept: 'application/cbor' }, cborSequence);
+    expect(cbor.headers['content-type']).toBe('application/cbor-seq');
 
     // 1,000 writes: creates, updates and deletes of 250 objects, 16 at a time.
     const writes: (() => Promise<unknown>)[] = [];
@@ -72,10 +88,10 @@ describeBackends(all, (b) => {
       while (got.length < 1000) got.push(await w.next(30_000));
       return got;
     };
-    const [a, p] = await Promise.all([drain(json), drain(pb)]);
-    json.close();
-    pb.close();
+    const [a, p, c] = await Promise.all([drain(json), drain(pb), drain(cbor)]);
+    for (const w of [json, pb, cbor]) w.close();
     expect(p.map(essence)).toEqual(a.map(essence));
+    expect(c.map(essence)).toEqual(a.map(essence));
     expect(new Set(a.map((e) => e.type))).toEqual(new Set(['ADDED', 'MODIFIED', 'DELETED']));
     // Revisions strictly increase: one event per write, none repeated or lost.
     const rvs = p.map((e) => Number(e.object.metadata.resourceVersion));

@@ -22,9 +22,20 @@ export function ifMatchOf(scope: RequestScope): string | undefined {
   return h.replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
 }
 
-export async function handleApplyPatch(scope: RequestScope, text: string, options: WriteOptions): Promise<void> {
+/** The apply configuration of an `application/apply-patch+yaml` body (JSON is YAML). */
+export function parseApplyYaml(text: string, options: WriteOptions): StrictParse {
+  return parseYamlStrict(text, options.fieldValidation !== 'Ignore');
+}
+
+interface StrictParse {
+  readonly value: unknown;
+  readonly duplicateFields: readonly string[];
+}
+
+/** Applies a parsed apply configuration (from YAML, or CBOR for `application/apply-patch+cbor`). */
+export async function handleApplyPatch(scope: RequestScope, parsed: StrictParse, options: WriteOptions): Promise<void> {
   const { info, served } = scope;
-  const { value, duplicateFields } = parseYamlStrict(text, options.fieldValidation !== 'Ignore');
+  const { value, duplicateFields } = parsed;
   const messages = duplicateFields.map(duplicateFieldMessage);
   if (messages.length > 0 && options.fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: ${messages.join(', ')}`);
   const ifMatch = ifMatchOf(scope);

@@ -1,6 +1,6 @@
 /**
- * Decodes the object body of create and update: JSON, YAML or (for kinds with field numbers) protobuf by
- * Content-Type, `apiVersion`/`kind` defaulted from the URL when omitted (protobuf: when the envelope
+ * Decodes the object body of create and update: JSON, YAML, protobuf (kinds with field numbers) or CBOR
+ * (gate CBORServingAndStorage) by Content-Type, `apiVersion`/`kind` defaulted from the URL when omitted (protobuf: when the envelope
  * leaves them empty) and a mismatch refused (400), then unknown and duplicate fields per
  * `fieldValidation` (schema/decode.ts; a protobuf field number the schema lacks is an unknown field
  * `path.#n`), a Strict failure worded as kube's create and update word it. A malformed protobuf body is a
@@ -11,6 +11,7 @@ import { apiVersionOf } from '../../api/object.js';
 import { requestContentType, type BodyFormat } from '../../codec/request-content-type.js';
 import { badRequest } from '../../errors/constructors.js';
 import { isStatusError } from '../../errors/status-error.js';
+import { decodeCborObject } from '../../codec/cbor/decode.js';
 import { decodeProtobuf, servesProtobuf } from '../../codec/protobuf/protobuf-codec.js';
 import { ProtobufError } from '../../codec/protobuf/wire-reader.js';
 import { decodeParsed, type FieldValidation } from '../../schema/decode.js';
@@ -20,8 +21,13 @@ import { maxRequestBodyBytes } from '../../server/app.js';
 import { readBodyBytes } from './read-body.js';
 import type { RequestScope } from './request-scope.js';
 
-const TEXT_FORMATS: readonly BodyFormat[] = ['json', 'yaml'];
-const ALL_FORMATS: readonly BodyFormat[] = ['json', 'yaml', 'protobuf'];
+/** What create and update take: JSON, YAML, protobuf for kinds with field numbers, CBOR behind its gate. */
+function bodyFormats(protobuf: boolean, cbor: boolean): readonly BodyFormat[] {
+  const formats: BodyFormat[] = ['json', 'yaml'];
+  if (protobuf) formats.push('protobuf');
+  if (cbor) formats.push('cbor');
+  return formats;
+}
 
 export interface DecodedRequestObject {
   readonly object: KubeObject;
@@ -30,14 +36,14 @@ export interface DecodedRequestObject {
 
 export async function decodeRequestObject(scope: RequestScope, fieldValidation: FieldValidation): Promise<DecodedRequestObject> {
   const { schema } = scope.served.strategy;
-  const accepted = servesProtobuf(schema) ? ALL_FORMATS : TEXT_FORMATS;
+  const accepted = bodyFormats(servesProtobuf(schema), scope.features.enabled('CBORServingAndStorage'));
   const format = requestContentType(scope.ctx.get('Content-Type') || undefined, accepted, scope.naming);
   const bytes = await readBodyBytes(scope.ctx, maxRequestBodyBytes);
   if (format === 'protobuf') return decodeProtobufObject(scope, bytes, fieldValidation);
-  const text = bytes.toString('utf8');
-  if (text.trim() === '') throw badRequest('the body of the request was empty');
+  if (bytes.length === 0 || (format !== 'cbor' && bytes.toString('utf8').trim() === '')) throw badRequest('the body of the request was empty');
   const detect = fieldValidation !== 'Ignore';
-  const { value, duplicateFields } = format === 'yaml' ? parseYamlStrict(text, detect) : parseJsonStrict(text, detect);
+  const { value, duplicateFields } =
+    format === 'cbor' ? decodeCborObject(bytes, schema) : format === 'yaml' ? parseYamlStrict(bytes.toString('utf8'), detect) : parseJsonStrict(bytes.toString('utf8'), detect);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw badRequest(`the body of the request must be an object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
   }

@@ -18,24 +18,34 @@ import { decodeStrategicMergeResult } from '../../registry/patch/strategic-merge
 import { decodeParsed } from '../../schema/decode.js';
 import { parseJsonStrict } from '../../schema/json-strict.js';
 import { maxRequestBodyBytes } from '../../server/app.js';
-import { readBody } from './read-body.js';
+import { readBodyBytes } from './read-body.js';
+import { decodeCborObject } from '../../codec/cbor/decode.js';
 import type { RequestScope } from './request-scope.js';
 import { addWarnings, respond } from './respond.js';
 import { parseWriteOptions } from '../../request/query.js';
 import { fieldManagerOf } from './field-manager.js';
-import { handleApplyPatch, ifMatchOf } from './apply-patch.js';
+import { handleApplyPatch, ifMatchOf, parseApplyYaml } from './apply-patch.js';
 import { checkIfMatch } from '../../registry/generic/apply.js';
 
+/** Upstream's order; `application/apply-patch+cbor` only with CBORServingAndStorage (no CBOR form of the others). */
 const PATCH_FORMATS: readonly BodyFormat[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply-patch-yaml'];
+const PATCH_FORMATS_CBOR: readonly BodyFormat[] = [...PATCH_FORMATS, 'apply-patch-cbor'];
 
 export async function handlePatch(scope: RequestScope): Promise<void> {
   const { info, served } = scope;
-  const accepted = served.strategy.strategicMergePatch === false ? PATCH_FORMATS.filter((f) => f !== 'strategic-merge-patch') : PATCH_FORMATS;
+  const all = scope.features.enabled('CBORServingAndStorage') ? PATCH_FORMATS_CBOR : PATCH_FORMATS;
+  const accepted = served.strategy.strategicMergePatch === false ? all.filter((f) => f !== 'strategic-merge-patch') : all;
   const format = requestContentType(scope.ctx.get('Content-Type') || undefined, accepted, scope.naming);
-  const options = parseWriteOptions(scope.query, 'PatchOptions', format === 'apply-patch-yaml');
-  const text = await readBody(scope.ctx, maxRequestBodyBytes);
+  const isApply = format === 'apply-patch-yaml' || format === 'apply-patch-cbor';
+  const options = parseWriteOptions(scope.query, 'PatchOptions', isApply);
+  const bytes = await readBodyBytes(scope.ctx, maxRequestBodyBytes);
+  if (format === 'apply-patch-cbor') {
+    if (bytes.length === 0) throw badRequest('the body of the request was empty');
+    return handleApplyPatch(scope, decodeCborObject(bytes, served.strategy.schema), options);
+  }
+  const text = bytes.toString('utf8');
   if (text.trim() === '') throw badRequest('the body of the request was empty');
-  if (format === 'apply-patch-yaml') return handleApplyPatch(scope, text, options);
+  if (format === 'apply-patch-yaml') return handleApplyPatch(scope, parseApplyYaml(text, options), options);
   const ifMatch = ifMatchOf(scope);
   const strategic = format === 'strategic-merge-patch';
   // Duplicate keys of a strategic patch are strict errors (upstream decodes it with UnmarshalStrict).

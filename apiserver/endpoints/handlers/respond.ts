@@ -1,6 +1,6 @@
 /**
- * Writing a resource response: negotiate the representation from Accept (JSON, YAML, and protobuf for
- * kinds with field numbers; Table, PartialObjectMetadata(List) conversions), convert, encode (pretty
+ * Writing a resource response: negotiate the representation from Accept (JSON, YAML, protobuf for kinds
+ * with field numbers, CBOR with the CBORServingAndStorage gate; Table, PartialObjectMetadata(List) conversions), convert, encode (pretty
  * when asked), gzip large get/list responses (feature APIResponseCompression), and add
  * `Warning: 299 - "..."` headers. Table is JSON and YAML only (406 in protobuf, as Kubernetes).
  */
@@ -9,7 +9,9 @@ import type { Schema } from '../../schema/schema.js';
 import { encodeJson, encodeYaml, wantsPretty } from '../../codec/encode.js';
 import { gzipBody, shouldGzip } from '../../codec/gzip.js';
 import { listJsonBuffer, objectJson } from '../../codec/shared-json.js';
-import { isProtobuf, negotiateResponse, notAcceptableError, objectOffers, resourceConversions } from '../../codec/negotiate.js';
+import { listCbor, objectCbor } from '../../codec/cbor/object-cbor.js';
+import { encodeCbor } from '../../codec/cbor/encode.js';
+import { isCbor, isProtobuf, negotiateResponse, notAcceptableError, objectOffers, resourceConversions } from '../../codec/negotiate.js';
 import {
   listProtobuf,
   objectProtobuf,
@@ -43,7 +45,7 @@ export function addWarnings(scope: RequestScope, warnings: readonly string[]): v
 export async function respond(scope: RequestScope, status: number, body: ResponseBody, compress = false): Promise<void> {
   const { ctx, naming } = scope;
   const { schema } = scope.served.strategy;
-  const offers = objectOffers(naming, servesProtobuf(schema));
+  const offers = objectOffers(naming, servesProtobuf(schema), scope.features.enabled('CBORServingAndStorage'));
   const negotiated = negotiateResponse(ctx.get('Accept') || undefined, offers, resourceConversions(naming));
   if (negotiated === undefined) throw notAcceptableError(offers);
 
@@ -72,6 +74,7 @@ export async function respond(scope: RequestScope, status: number, body: Respons
   const pretty = wantsPretty(scope.query, ctx.get('User-Agent') || undefined, negotiated.pretty);
   let text: string | Buffer;
   if (isProtobuf(negotiated.offer)) text = protobufBody(schema, body, value, target?.kind);
+  else if (isCbor(negotiated.offer)) text = cborBody(schema, body, value, target !== undefined);
   else if (negotiated.offer.subtype === 'yaml') text = encodeYaml(value);
   else if (pretty || target !== undefined || body.type === 'raw') text = encodeJson(value, pretty);
   // Compact JSON of objects as they are: the watch cache's shared objects reuse their memoized JSON, and a
@@ -101,4 +104,11 @@ function protobufBody(schema: Schema, body: ResponseBody, value: unknown, conver
   if (raw?.kind === 'Status') return statusProtobuf(raw);
   // Other bodies served as they are have no protobuf form.
   throw notAcceptable(['application/json', 'application/yaml']);
+}
+
+/** The CBOR of a response (gate CBORServingAndStorage on: the offer was made). */
+function cborBody(schema: Schema, body: ResponseBody, value: unknown, converted: boolean): Buffer {
+  if (!converted && body.type === 'object') return objectCbor(schema, body.object);
+  if (!converted && body.type === 'list') return listCbor(schema, body.list);
+  return encodeCbor(value);
 }

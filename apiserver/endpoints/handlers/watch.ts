@@ -13,7 +13,17 @@
  * random), as kube-apiserver's `--min-request-timeout`), on client disconnect, and on shutdown.
  */
 import type { ServerResponse } from 'node:http';
-import { JSON_OFFER, KUBERNETES_PROTOBUF, isProtobuf, mediaOffer, negotiateResponse, notAcceptableError, resourceConversions, type MediaOffer } from '../../codec/negotiate.js';
+import {
+  CBOR_OFFER,
+  JSON_OFFER,
+  KUBERNETES_PROTOBUF,
+  isProtobuf,
+  mediaOffer,
+  negotiateResponse,
+  notAcceptableError,
+  resourceConversions,
+  type MediaOffer,
+} from '../../codec/negotiate.js';
 import { servesProtobuf } from '../../codec/protobuf/protobuf-codec.js';
 import type { Naming } from '../../naming/naming.js';
 import { internalError } from '../../errors/constructors.js';
@@ -23,35 +33,41 @@ import { parseListOptions } from '../../request/query.js';
 import { COMMON_FIELD_LABELS, checkFieldLabels, escapeFieldValue, parseFieldSelector } from '../../selectors/field-selector.js';
 import { isStorageError } from '../../../storage/errors.js';
 import { parseIncludeObject } from '../table/to-table.js';
-import { errorEvent, eventEncoder, type EventEncoder } from '../watch/event-encoder.js';
+import { errorEvent, eventEncoder, type EventEncoder, type WatchFormat } from '../watch/event-encoder.js';
 import type { CacheWatcher } from '../../../storage/cache/types.js';
 import type { KubeObject } from '../../api/object.js';
 import type { RequestScope } from './request-scope.js';
 
 /** kube-apiserver's `--min-request-timeout` default: watches without timeoutSeconds last 1–2 times this. */
 const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
-const JSON_ONLY: readonly MediaOffer[] = [JSON_OFFER];
+const CBOR_SEQ_OFFER = mediaOffer('application/cbor-seq');
 const watchOfferSets = new Map<string, readonly MediaOffer[]>();
 
-/** JSON lines, and protobuf frames (both names) for kinds with field numbers. */
-function watchOffers(naming: Naming, protobuf: boolean): readonly MediaOffer[] {
-  if (!protobuf) return JSON_ONLY;
-  let offers = watchOfferSets.get(naming.protobufMediaType);
+/**
+ * JSON lines; protobuf frames (both names) for kinds with field numbers; a CBOR sequence (asked for as
+ * `application/cbor` or `application/cbor-seq`) with the CBORServingAndStorage gate.
+ */
+function watchOffers(naming: Naming, protobuf: boolean, cbor: boolean): readonly MediaOffer[] {
+  const key = `${protobuf ? naming.protobufMediaType : ''}|${cbor}`;
+  let offers = watchOfferSets.get(key);
   if (offers === undefined) {
-    const names = [...new Set([KUBERNETES_PROTOBUF, naming.protobufMediaType])];
-    watchOfferSets.set(naming.protobufMediaType, (offers = [JSON_OFFER, ...names.map(mediaOffer)]));
+    const list = [JSON_OFFER];
+    if (protobuf) list.push(...[...new Set([KUBERNETES_PROTOBUF, naming.protobufMediaType])].map(mediaOffer));
+    if (cbor) list.push(CBOR_OFFER, CBOR_SEQ_OFFER);
+    watchOfferSets.set(key, (offers = list));
   }
   return offers;
 }
 
 export async function handleWatch(scope: RequestScope): Promise<void> {
   const { ctx, served, query, info } = scope;
-  const offers = watchOffers(scope.naming, servesProtobuf(served.strategy.schema));
+  const offers = watchOffers(scope.naming, servesProtobuf(served.strategy.schema), scope.features.enabled('CBORServingAndStorage'));
   const negotiated = negotiateResponse(ctx.get('Accept') || undefined, offers, resourceConversions(scope.naming));
   if (negotiated === undefined) throw notAcceptableError(offers);
   const target = negotiated.target;
   if (target !== undefined && target.kind !== 'Table' && target.kind !== 'PartialObjectMetadata') throw notAcceptableError(offers);
-  const protobuf = isProtobuf(negotiated.offer);
+  const offer = negotiated.offer;
+  const format: WatchFormat = isProtobuf(offer) ? 'protobuf' : offer === CBOR_OFFER || offer === CBOR_SEQ_OFFER ? 'cbor' : 'json';
 
   const o = parseListOptions(query, { forceWatch: true, watchListEnabled: scope.features.enabled('WatchList') });
   // A watch of one named object (`GET .../secrets/x?watch=true`, `/watch/.../secrets/x`) is a watch of the
@@ -89,11 +105,11 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
       apiVersion: served.registry.context.apiVersion,
       target,
       ...(includeObject === undefined ? {} : { includeObject }),
-      protobuf,
+      format,
     });
-    // Protobuf streams say so (`;stream=watch`): the body is length-prefixed frames, not one message.
-    const contentType = protobuf ? `${negotiated.offer.mediaType};stream=watch` : negotiated.offer.mediaType;
-    await stream(scope, watcher, encode, contentType, signal, protobuf);
+    // Streams say what they are: protobuf `;stream=watch` (length-prefixed frames), CBOR a sequence.
+    const contentType = format === 'protobuf' ? `${offer.mediaType};stream=watch` : format === 'cbor' ? CBOR_SEQ_OFFER.mediaType : offer.mediaType;
+    await stream(scope, watcher, encode, contentType, signal, format);
   } finally {
     clearTimeout(timer);
     ctx.state.signal.removeEventListener('abort', endWatch);
@@ -107,7 +123,7 @@ async function stream(
   encode: EventEncoder,
   mediaType: string,
   signal: AbortSignal,
-  protobuf: boolean,
+  format: WatchFormat,
 ): Promise<void> {
   const res = scope.ctx.res;
   scope.ctx.respond = false;
@@ -124,7 +140,7 @@ async function stream(
     if (!isStorageError(err, 'Lagging') && res.writable) {
       const translated = watchError(scope.served.registry.context, err);
       const status = isStatusError(translated) ? translated : internalError('an error on the server prevented the watch from continuing');
-      res.write(errorEvent(status, protobuf));
+      res.write(errorEvent(status, format));
     }
   } finally {
     watcher.close();

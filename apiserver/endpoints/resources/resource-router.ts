@@ -55,7 +55,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     if (served === undefined) return next();
     const { strategy } = served;
     const gr = served.registry.context.gr;
-    const offers = objectOffers(o.naming, servesProtobuf(strategy.schema));
+    const offers = objectOffers(o.naming, servesProtobuf(strategy.schema), o.features.enabled('CBORServingAndStorage'));
     // Errors of this request are rendered in the client's preferred representation among these.
     ctx.state.responseOffers = offers;
 

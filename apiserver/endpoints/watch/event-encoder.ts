@@ -1,12 +1,13 @@
 /**
  * Watch events on the wire: one JSON document per line, `{"type":"ADDED","object":{...}}`; or, for
  * `application/vnd.kubernetes.protobuf;stream=watch`, length-prefixed `WatchEvent` frames whose object is
- * the enveloped protobuf of the object (codec/protobuf/envelope.ts).
+ * the enveloped protobuf of the object (codec/protobuf/envelope.ts); or, for `application/cbor-seq`, one
+ * CBOR data item `{type, object}` per event (codec/cbor/watch-event.ts).
  *
  * Encode once (invariant 6): the JSON of an event's object is kept in the shared `CachedObject.memo` (under
  * the key lists and gets use too, codec/shared-json.ts), so however many watchers receive an event, its
- * object is serialized once per representation (`json`, `pb` for protobuf, `pom:<apiVersion>` and
- * `pb:pom:<apiVersion>` for PartialObjectMetadata). A protobuf frame only wraps the memoized bytes. Table watches (`kubectl get -w`) are rendered per watcher
+ * object is serialized once per representation (`json`, `pb` for protobuf, `cbor`; `pom:<apiVersion>`,
+ * `pb:pom:<apiVersion>` and `cbor:pom:<apiVersion>` for PartialObjectMetadata). A protobuf frame only wraps the memoized bytes. Table watches (`kubectl get -w`) are rendered per watcher
  * (their AGE cells depend on the moment and their options on the request); as in Kubernetes, only the
  * first Table event carries the column definitions.
  *
@@ -17,6 +18,9 @@ import type { KubeObject } from '../../api/object.js';
 import type { ConversionTarget } from '../../codec/negotiate.js';
 import { objectProtobuf, partialObjectMetadataProtobuf, statusProtobuf } from '../../codec/protobuf/protobuf-codec.js';
 import { watchFrame } from '../../codec/protobuf/envelope.js';
+import { encodeCbor } from '../../codec/cbor/encode.js';
+import { objectCbor } from '../../codec/cbor/object-cbor.js';
+import { encodeCborWatchEvent, encodeCborWatchEventValue } from '../../codec/cbor/watch-event.js';
 import { memoJson } from '../../codec/shared-json.js';
 import { statusBody, wireDetails } from '../../errors/status-body.js';
 import type { StatusError } from '../../errors/status-error.js';
@@ -34,9 +38,11 @@ export interface EventEncoderOptions {
   /** The conversion the client asked for (Table, PartialObjectMetadata), or none. */
   readonly target?: ConversionTarget | undefined;
   readonly includeObject?: IncludeObject;
-  /** Protobuf frames instead of JSON lines (never with Table). */
-  readonly protobuf?: boolean;
+  /** JSON lines (default), protobuf frames or a CBOR sequence (Table is JSON only). */
+  readonly format?: WatchFormat;
 }
+
+export type WatchFormat = 'json' | 'protobuf' | 'cbor';
 
 export type EventEncoder = (event: CacheWatchEvent<KubeObject>) => string | Buffer;
 
@@ -53,7 +59,8 @@ function memoized<T extends string | Buffer>(cached: CachedObject<KubeObject>, k
 
 /** A per-watch encoder of events to newline-terminated JSON lines or protobuf frames. */
 export function eventEncoder(o: EventEncoderOptions): EventEncoder {
-  if (o.protobuf === true) return protobufEventEncoder(o);
+  if (o.format === 'protobuf') return protobufEventEncoder(o);
+  if (o.format === 'cbor') return cborEventEncoder(o);
   const target = o.target;
   const targetApiVersion = target === undefined ? '' : `${target.group}/${target.version}`;
   let firstTable = true;
@@ -109,12 +116,35 @@ function protobufEventEncoder(o: EventEncoderOptions): EventEncoder {
       : watchFrame(event.type, object(event.object));
 }
 
+function cborEventEncoder(o: EventEncoderOptions): EventEncoder {
+  const schema = o.strategy.schema;
+  const target = o.target;
+  const pomApiVersion = target?.kind === 'PartialObjectMetadata' ? `${target.group}/${target.version}` : undefined;
+  const object = (cached: CachedObject<KubeObject>): Buffer => {
+    if (pomApiVersion === undefined) return objectCbor(schema, cached.object, cached.memo);
+    return memoized(cached, `cbor:pom:${pomApiVersion}`, () => encodeCbor(toPartialObjectMetadata(cached.object, pomApiVersion)));
+  };
+  const bookmark = (revision: number, initialEventsEnd: boolean): object => {
+    const metadata: Record<string, unknown> = { resourceVersion: String(revision), creationTimestamp: null };
+    if (initialEventsEnd) metadata['annotations'] = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
+    return pomApiVersion !== undefined
+      ? { kind: 'PartialObjectMetadata', apiVersion: pomApiVersion, metadata }
+      : { kind: o.strategy.kind, apiVersion: o.apiVersion, metadata };
+  };
+  return (event) =>
+    event.type === 'BOOKMARK'
+      ? encodeCborWatchEventValue('BOOKMARK', bookmark(event.revision, event.initialEventsEnd === true))
+      : encodeCborWatchEvent(event.type, object(event.object));
+}
+
 function wireStatus(err: StatusError): object {
   const body = statusBody(err);
   return body.details === undefined ? body : { ...body, details: wireDetails(body.details) };
 }
 
 /** The ERROR event of a failure inside a running watch. */
-export function errorEvent(err: StatusError, protobuf = false): string | Buffer {
-  return protobuf ? watchFrame('ERROR', statusProtobuf(wireStatus(err))) : line('ERROR', JSON.stringify(wireStatus(err)));
+export function errorEvent(err: StatusError, format: WatchFormat = 'json'): string | Buffer {
+  if (format === 'protobuf') return watchFrame('ERROR', statusProtobuf(wireStatus(err)));
+  if (format === 'cbor') return encodeCborWatchEventValue('ERROR', wireStatus(err));
+  return line('ERROR', JSON.stringify(wireStatus(err)));
 }

@@ -1,4 +1,5 @@
-import { isProtobuf, negotiateResponse } from '../../codec/negotiate.js';
+import { encodeCbor } from '../../codec/cbor/encode.js';
+import { isCbor, isProtobuf, negotiateResponse } from '../../codec/negotiate.js';
 import { statusProtobuf } from '../../codec/protobuf/protobuf-codec.js';
 import type { Logger } from '../../log/logger.js';
 import { internalError } from '../../errors/constructors.js';
@@ -40,8 +41,8 @@ export function recover(options: { readonly logger: Logger }): Filter {
 }
 
 /**
- * Writes a Status body for `err` (used by recover and by filters that answer on their own): in protobuf
- * when the request's resource serves it and the client prefers it, else JSON.
+ * Writes a Status body for `err` (used by recover and by filters that answer on their own): in protobuf or
+ * CBOR when the request's resource serves it and the client prefers it, else JSON.
  */
 export function renderStatus(ctx: AppContext, err: StatusError): void {
   ctx.status = err.code;
@@ -53,9 +54,9 @@ export function renderStatus(ctx: AppContext, err: StatusError): void {
   const accept = ctx.get('Accept');
   if (offers !== undefined && accept !== '') {
     const offer = negotiateResponse(accept, offers)?.offer;
-    if (offer !== undefined && isProtobuf(offer)) {
+    if (offer !== undefined && (isProtobuf(offer) || isCbor(offer))) {
       ctx.set('Content-Type', offer.mediaType);
-      ctx.body = statusProtobuf(wire);
+      ctx.body = isCbor(offer) ? encodeCbor(wire) : statusProtobuf(wire);
       return;
     }
   }
