@@ -204,9 +204,14 @@ describeBackends(all, (b) => {
       expectStatus(res, 413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
     });
 
-    it('415 for an unknown request Content-Type', async () => {
+    it('415 for an unknown request Content-Type, naming JSON, YAML and protobuf (the domain\'s name)', async () => {
       const res = await api.request('POST', cms(), { headers: { 'Content-Type': 'text/plain' }, body: '{"metadata":{"name":"t"}}' });
-      expectStatus(res, 415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+      expectStatus(
+        res,
+        415,
+        'UnsupportedMediaType',
+        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.platform.protobuf',
+      );
     });
 
     it('415 for a PATCH body that is no patch type (plain JSON, text), naming the four patch types', async () => {
