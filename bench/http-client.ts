@@ -8,11 +8,16 @@ import { Agent, request } from 'node:https';
 export interface HttpResponse {
   readonly status: number;
   readonly body: Buffer;
+  /** The response's Content-Type ('' when absent). */
+  readonly contentType: string;
 }
 
 export interface BenchClient {
-  /** Sends one request; throws unless the status is `expect`. */
-  call(method: string, path: string, expect: number, body?: Buffer): Promise<HttpResponse>;
+  /**
+   * Sends one request; throws unless the status is `expect`. `headers` add to or replace the defaults
+   * (`Accept: application/json`; `Content-Type: application/json` with a body).
+   */
+  call(method: string, path: string, expect: number, body?: Buffer, headers?: Readonly<Record<string, string>>): Promise<HttpResponse>;
   close(): void;
 }
 
@@ -36,19 +41,20 @@ export function benchClient(options: BenchClientOptions): BenchClient {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const authorization = `Bearer ${options.token}`;
 
-  const call = (method: string, path: string, expect: number, body?: Buffer): Promise<HttpResponse> =>
+  const call = (method: string, path: string, expect: number, body?: Buffer, extra?: Readonly<Record<string, string>>): Promise<HttpResponse> =>
     new Promise<HttpResponse>((resolve, reject) => {
       const headers: Record<string, string | number> = { Authorization: authorization, Accept: 'application/json' };
       if (body !== undefined) {
         headers['Content-Type'] = 'application/json';
         headers['Content-Length'] = body.length;
       }
+      if (extra !== undefined) Object.assign(headers, extra);
       const req = request({ host: base.hostname, port: base.port, method, path, agent, headers, timeout: timeoutMs }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', reject);
         res.on('end', () => {
-          const out = { status: res.statusCode ?? 0, body: Buffer.concat(chunks) };
+          const out = { status: res.statusCode ?? 0, body: Buffer.concat(chunks), contentType: res.headers['content-type'] ?? '' };
           if (out.status !== expect) {
             reject(new Error(`${method} ${path}: HTTP ${out.status}, expected ${expect}: ${out.body.subarray(0, 500).toString('utf8')}`));
           } else {

@@ -2,15 +2,16 @@
  * `make bench`: runs every benchmark part and prints one markdown report (machine, command, tables) to
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
- *   --only=<part,...>   run only these parts (store, http, cache, patch)
+ *   --only=<part,...>   run only these parts (store, http, cache, patch, media)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
- *   --server=dist|tsx   how parts http, cache and patch run the server process: the build in dist/ (compiled first; the
+ *   --server=dist|tsx   how parts http, cache, patch and media run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
  */
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { benchHttp } from './http.js';
+import { benchMedia } from './media.js';
 import { benchPatch } from './patch.js';
 import { benchCache } from './watch-cache.js';
 import type { ServerMode } from './server-process.js';
@@ -26,6 +27,7 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   http: ({ scale, server }) => benchHttp({ scale, server }),
   cache: ({ scale, server }) => benchCache({ scale, server }),
   patch: ({ scale, server }) => benchPatch({ scale, server }),
+  media: ({ scale, server }) => benchMedia({ scale, server }),
 };
 
 function etcdVersion(): string {

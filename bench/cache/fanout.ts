@@ -41,7 +41,7 @@ export interface FanoutResult {
 }
 
 /** One request with an explicit content type (merge patches), on `agent`. */
-function send(base: URL, agent: Agent | false, token: string, caPem: string, method: string, path: string, contentType: string, body: Buffer): Promise<number> {
+export function send(base: URL, agent: Agent | false, token: string, caPem: string, method: string, path: string, contentType: string, body: Buffer): Promise<number> {
   return new Promise((res, rej) => {
     const options: RequestOptions = {
       host: base.hostname, port: base.port, method, path, agent, ca: caPem, timeout: 60_000,
@@ -63,7 +63,7 @@ function percentile(sorted: Float64Array, q: number): number {
 }
 
 /** Latency figures from receive times (`recv[w * events + seq]`, 0 = not received) and per-event send/ack times. */
-function fanoutFigures(recv: Float64Array, sentAt: Float64Array, ackAt: Float64Array, events: number): Pick<FanoutResult, 'fromSent' | 'fromAck' | 'beforeAck' | 'delivered' | 'writes'> {
+export function fanoutFigures(recv: Float64Array, sentAt: Float64Array, ackAt: Float64Array, events: number): Pick<FanoutResult, 'fromSent' | 'fromAck' | 'beforeAck' | 'delivered' | 'writes'> {
   const w = Float64Array.from(sentAt, (t, i) => ackAt[i]! - t).sort();
   const fromSent: number[] = [];
   const fromAck: number[] = [];
@@ -103,16 +103,16 @@ function scanLines(text: string, onSeq: (seq: number) => void): number {
   }
 }
 
-const FANOUT_VALUE = 'v'.repeat(100);
+export const FANOUT_VALUE = 'v'.repeat(100);
 
 /** The write of event `i`: even ones create `fan-<i/2>`, odd ones merge-patch the object just created. */
-const fanoutWrite = (i: number): { method: string; name: string; body: Buffer } =>
+export const fanoutWrite = (i: number): { method: string; name: string; body: Buffer } =>
   i % 2 === 0
     ? { method: 'POST', name: `fan-${i / 2}`, body: configMap(`fan-${i / 2}`, { seq: String(i), value: FANOUT_VALUE }) }
     : { method: 'PATCH', name: `fan-${(i - 1) / 2}`, body: Buffer.from(JSON.stringify({ data: { seq: String(i) } })) };
 
 /** Paces `events` writes at FANOUT_RATE, one in flight, recording send and acknowledgement times. */
-async function pacedWrites(events: number, write: (i: number) => Promise<void>): Promise<{ sentAt: Float64Array; ackAt: Float64Array }> {
+export async function pacedWrites(events: number, write: (i: number) => Promise<void>): Promise<{ sentAt: Float64Array; ackAt: Float64Array }> {
   const sentAt = new Float64Array(events);
   const ackAt = new Float64Array(events).fill(Infinity);
   const t0 = performance.now();
