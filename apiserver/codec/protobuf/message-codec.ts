@@ -464,19 +464,19 @@ export function messageCodec(schema: Schema): MessageCodec {
   const byTag = new Map<number, CompiledField>();
   const groups = new Map<number, EmbeddedGroup>();
   // Direct fields and embedded groups, written together in field-number order.
-  const order: ({ field: CompiledField } | { group: EmbeddedGroup })[] = [];
+  const order: { readonly tag: number; readonly field?: CompiledField; readonly group?: EmbeddedGroup }[] = [];
   const codec: MessageCodec = {
     encode(w, obj) {
       for (let i = 0; i < order.length; i++) {
-        const o = order[i]!;
-        if ('field' in o) {
-          const v = obj[o.field.name];
-          if (v !== undefined && v !== null) o.field.write(w, o.field.tag, v);
+        const { field, group } = order[i]!;
+        if (field !== undefined) {
+          const v = obj[field.name];
+          if (v !== undefined && v !== null) field.write(w, field.tag, v);
         } else {
           // Go always writes an embedded struct, even empty.
-          w.tag(o.group.tag, WIRE_LEN);
+          w.tag(group!.tag, WIRE_LEN);
           const m = w.begin();
-          writeFields(w, o.group.fields, obj);
+          writeFields(w, group!.fields, obj);
           w.end(m);
         }
       }
@@ -508,10 +508,10 @@ export function messageCodec(schema: Schema): MessageCodec {
   for (const g of groups.values()) {
     if (byTag.has(g.tag)) throw new Error(`protobuf: field number ${g.tag} is both a field and an embedded struct`);
     g.fields.sort((a, b) => a.tag - b.tag);
-    order.push({ group: g });
+    order.push({ tag: g.tag, group: g });
   }
-  for (const f of fields) order.push({ field: f });
-  order.sort((a, b) => ('field' in a ? a.field.tag : a.group.tag) - ('field' in b ? b.field.tag : b.group.tag));
+  for (const f of fields) order.push({ tag: f.tag, field: f });
+  order.sort((a, b) => a.tag - b.tag);
   return codec;
 }
 

@@ -6,6 +6,7 @@
  * - `Duration`: {duration = 1} in int64 nanoseconds; JSON a Go duration string (`1h2m3.5s`).
  * A zero time is an empty message, and reads back as absent.
  */
+import { parseDuration } from '../../config/duration.js';
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** Seconds since the epoch and nanoseconds of an RFC 3339 text; undefined when it is not one. */
@@ -27,27 +28,10 @@ export function formatTimestamp(seconds: number, nanos: number, micro: boolean):
   return `${iso.slice(0, 19)}.${String(us).padStart(6, '0')}Z`;
 }
 
-const UNITS: Readonly<Record<string, number>> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
-
 /** Nanoseconds of a Go duration string (`1h2m3.5s`, `-1.5h`, `0`); undefined when it is not one. */
 export function parseGoDuration(text: string): number | undefined {
-  let s = text;
-  let sign = 1;
-  if (s.startsWith('-') || s.startsWith('+')) {
-    if (s[0] === '-') sign = -1;
-    s = s.slice(1);
-  }
-  if (s === '0') return 0;
-  if (s === '') return undefined;
-  let total = 0;
-  const part = /^(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/;
-  while (s !== '') {
-    const m = part.exec(s);
-    if (m === null) return undefined;
-    total += Number(m[1]) * UNITS[m[2]!]!;
-    s = s.slice(m[0].length);
-  }
-  return sign * Math.round(total);
+  const ms = parseDuration(text);
+  return ms === undefined ? undefined : Math.round(ms * 1e6);
 }
 
 /** Go's `time.Duration.String()` of `ns` nanoseconds: `1h2m3.5s`, `1.5ms`, `0s`. */
