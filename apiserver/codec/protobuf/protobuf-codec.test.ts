@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { configMaps } from '../../registry/kinds/core/configmap.js';
+import { kindSchema } from '../../schema/object-meta-schema.js';
 import { namespaces } from '../../registry/kinds/core/namespace.js';
 import { secrets } from '../../registry/kinds/core/secret.js';
 import { serviceAccounts } from '../../registry/kinds/core/serviceaccount.js';
@@ -151,6 +152,35 @@ describe('protobuf encoding, read back by protobufjs with an independent .proto'
     const body = type('DeleteOptions').encode({ gracePeriodSeconds: 0, propagationPolicy: 'Foreground', dryRun: ['All'], preconditions: { uid: 'u' } }).finish();
     const d = decodeDeleteOptionsProtobuf(envelopeBytes('meta.k8s.io/v1', 'DeleteOptions', [...body]));
     expect(d.value).toEqual({ gracePeriodSeconds: 0, propagationPolicy: 'Foreground', dryRun: ['All'], preconditions: { uid: 'u' } });
+  });
+});
+
+describe('value forms the JSON schema does not imply', () => {
+  it('MicroTime keeps microseconds, Time drops sub-seconds; IntOrString, Quantity and Duration round-trip', () => {
+    const schema = kindSchema(
+      'test',
+      {
+        at: { type: 'string', format: 'date-time', protobufType: 'microtime' },
+        seen: { type: 'string', format: 'date-time' },
+        port: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
+        name: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
+        cpu: { 'x-kubernetes-int-or-string': true, protobufType: 'quantity' },
+        every: { type: 'string', protobufType: 'duration' },
+        extra: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+      },
+      undefined,
+      { at: 2, seen: 3, port: 4, name: 5, cpu: 6, every: 7, extra: 8 },
+    );
+    const obj = {
+      apiVersion: 'v1', kind: 'T', metadata: { name: 't' },
+      at: '2024-05-01T10:00:00.123456Z', seen: '2024-05-01T10:00:00.9Z', port: 8080, name: 'http', cpu: '500m', every: '1h30m0.5s',
+      extra: { groups: ['a', 'b'], none: [] },
+    };
+    const back = decodeProtobuf(objectProtobuf(schema, obj, undefined).bytes, schema).value;
+    expect(back).toEqual({
+      metadata: { name: 't' }, at: '2024-05-01T10:00:00.123456Z', seen: '2024-05-01T10:00:00Z', port: 8080, name: 'http', cpu: '500m',
+      every: '1h30m0.5s', extra: { groups: ['a', 'b'], none: [] },
+    });
   });
 });
 
