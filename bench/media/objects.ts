@@ -4,8 +4,8 @@
  * server stores and serves it.
  *
  * - `configmap-1k`: a ConfigMap of ~1 KiB of JSON as served, with the metadata real ones carry (five
- *   `app.kubernetes.io` labels, an annotation, the server's managedFields entry) and a few small files in
- *   `data`.
+ *   `app.kubernetes.io` labels, an annotation, the server's managedFields entry) and two `data` entries (a
+ *   setting and a small YAML file).
  * - `configmap-value`: parts 2 and 3's ConfigMap, one 1 KiB value and bare metadata: what their GET rows
  *   measure, for comparison.
  * - `podtemplate`: a typical PodTemplate: an app container and a sidecar with ports, env (literal, from a
