@@ -28,30 +28,24 @@ function writeHeader(w: WireWriter, apiVersion: string, kind: string): void {
   w.end(m);
 }
 
-/** Wraps an encoded message: `raw` is copied once, into the result. */
-export function envelope(apiVersion: string, kind: string, raw: Uint8Array): Enveloped {
-  const w = new WireWriter();
-  writeHeader(w, apiVersion, kind);
-  w.tag(2, WIRE_LEN);
-  w.varint(raw.length);
-  const header = w.finish();
-  const bytes = Buffer.allocUnsafe(header.length + raw.length + TRAILER.length);
-  header.copy(bytes, 0);
-  bytes.set(raw, header.length);
-  bytes.set(TRAILER, header.length + raw.length);
-  return { bytes, raw: bytes.subarray(header.length, header.length + raw.length) };
+/** Encodes a message straight into its envelope: one pass, one copy out. */
+export function encodeEnveloped(apiVersion: string, kind: string, body: (w: WireWriter) => void): Buffer {
+  return encodeEnvelopedRaw(apiVersion, kind, body).bytes;
 }
 
-/** Encodes a message straight into its envelope (one pass, for lists and other one-off bodies). */
-export function encodeEnveloped(apiVersion: string, kind: string, body: (w: WireWriter) => void): Buffer {
+/** `encodeEnveloped`, also telling where the message lies in the result. */
+export function encodeEnvelopedRaw(apiVersion: string, kind: string, body: (w: WireWriter) => void): Enveloped {
   const w = new WireWriter();
   writeHeader(w, apiVersion, kind);
   w.tag(2, WIRE_LEN);
   const m = w.begin();
   body(w);
+  const length = w.pos - m - 1;
   w.end(m);
+  const rawEnd = w.pos;
   w.raw(TRAILER);
-  return w.finish();
+  const bytes = w.finish();
+  return { bytes, raw: bytes.subarray(rawEnd - length, rawEnd) };
 }
 
 export interface DecodedEnvelope {

@@ -253,7 +253,7 @@ const rawJsonCodec: ValueCodec = {
   write: (w, tag, v) => {
     w.tag(tag, WIRE_LEN);
     const m = w.begin();
-    w.bytes(1, Buffer.from(JSON.stringify(v)));
+    w.string(1, JSON.stringify(v));
     w.end(m);
   },
   read: (r, path) => {

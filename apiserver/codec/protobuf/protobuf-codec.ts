@@ -13,7 +13,7 @@ import { deleteOptionsSchema, statusSchema } from '../../schema/meta-schemas.js'
 import { listMetaSchema, objectMetaSchema } from '../../schema/object-meta-schema.js';
 import type { Schema } from '../../schema/schema.js';
 import { encodingMemo } from '../shared-json.js';
-import { decodeEnvelope, encodeEnveloped, envelope, type DecodedEnvelope, type Enveloped } from './envelope.js';
+import { decodeEnvelope, encodeEnveloped, encodeEnvelopedRaw, type DecodedEnvelope, type Enveloped } from './envelope.js';
 import { messageCodec } from './message-codec.js';
 import { WireReader } from './wire-reader.js';
 import { WIRE_LEN, WireWriter } from './wire-writer.js';
@@ -41,7 +41,8 @@ export function encodeMessage(schema: Schema, obj: object): Buffer {
 export function objectProtobuf(schema: Schema, obj: KubeObject, memo: Map<string, unknown> | undefined = encodingMemo(obj)): Enveloped {
   let e = memo?.get(PROTOBUF_MEMO_KEY) as Enveloped | undefined;
   if (e === undefined) {
-    e = envelope(obj.apiVersion ?? '', obj.kind ?? '', encodeMessage(schema, obj));
+    const codec = messageCodec(schema);
+    e = encodeEnvelopedRaw(obj.apiVersion ?? '', obj.kind ?? '', (w) => codec.encode(w, obj));
     memo?.set(PROTOBUF_MEMO_KEY, e);
   }
   return e;

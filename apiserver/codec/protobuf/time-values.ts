@@ -9,8 +9,31 @@
 import { parseDuration } from '../../config/duration.js';
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
+const digit = (text: string, i: number): number => text.charCodeAt(i) - 48;
+const two = (text: string, i: number): number => digit(text, i) * 10 + digit(text, i + 1);
+
 /** Seconds since the epoch and nanoseconds of an RFC 3339 text; undefined when it is not one. */
 export function parseTimestamp(text: string): { seconds: number; nanos: number } | undefined {
+  // The form the server writes (`2024-05-01T10:00:00Z`) by hand: the regex and Date.parse cost more than
+  // the rest of encoding a small object.
+  if (text.length === 20 && text[19] === 'Z' && text[10] === 'T' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(text)) {
+    const d = new Date(0);
+    d.setUTCFullYear(two(text, 0) * 100 + two(text, 2), two(text, 5) - 1, two(text, 8));
+    d.setUTCHours(two(text, 11), two(text, 14), two(text, 17), 0);
+    const ms = d.getTime();
+    // Out-of-range parts (month 13, second 61) roll over in Date: refuse them as Date.parse does.
+    if (
+      Number.isNaN(ms) ||
+      d.getUTCMonth() !== two(text, 5) - 1 ||
+      d.getUTCDate() !== two(text, 8) ||
+      d.getUTCHours() !== two(text, 11) ||
+      d.getUTCMinutes() !== two(text, 14) ||
+      d.getUTCSeconds() !== two(text, 17)
+    ) {
+      return undefined;
+    }
+    return { seconds: ms / 1000, nanos: 0 };
+  }
   const m = RFC3339.exec(text);
   if (m === null) return undefined;
   const ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[8]!.toUpperCase()}`);
