@@ -84,5 +84,8 @@ describe('CBOR with the CBORServingAndStorage gate', () => {
     expect(w.headers['content-type']).toBe('application/cbor-seq');
     const events = decodeMultiple(w.raw) as any[];
     expect(events.map((e) => [e.type, e.object.metadata.name])).toContainEqual(['ADDED', name]);
+    const seq = await api.request('GET', cms(), { headers: { Accept: 'application/cbor-seq' }, query: { watch: 'true', resourceVersion: '0', timeoutSeconds: '1' } });
+    expect(seq.status).toBe(200);
+    expect(seq.headers['content-type']).toBe('application/cbor-seq');
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Writing a resource response: negotiate the representation from Accept (JSON, YAML, protobuf for kinds
- * with field numbers, CBOR with the CBORServingAndStorage gate; Table, PartialObjectMetadata(List) conversions), convert, encode (pretty
- * when asked), gzip large get/list responses (feature APIResponseCompression), and add
- * `Warning: 299 - "..."` headers. Table is JSON and YAML only (406 in protobuf, as Kubernetes).
+ * with field numbers, CBOR with the CBORServingAndStorage gate; Table and PartialObjectMetadata(List)
+ * conversions), convert, encode (pretty when asked), gzip large get/list responses (feature
+ * APIResponseCompression), and add `Warning: 299 - "..."` headers. Table is JSON and YAML only (406 in
+ * protobuf, as Kubernetes).
  */
 import type { KubeList, KubeObject } from '../../api/object.js';
 import type { Schema } from '../../schema/schema.js';

@@ -74,8 +74,8 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       throw methodNotAllowed(gr, info.verb);
     }
     // As kube's handlers, negotiate the response type first: a 406 must come before any work (a POST with
-    // an unacceptable Accept creates nothing).
-    if (negotiateResponse(ctx.get('Accept') || undefined, offers, resourceConversions(o.naming)) === undefined) {
+    // an unacceptable Accept creates nothing). Watch negotiates its own stream types first thing.
+    if (verb !== 'watch' && negotiateResponse(ctx.get('Accept') || undefined, offers, resourceConversions(o.naming)) === undefined) {
       throw notAcceptableError(offers);
     }
     const query = new URLSearchParams(ctx.querystring);
