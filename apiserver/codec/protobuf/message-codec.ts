@@ -30,6 +30,19 @@ import { WIRE_FIXED64, WIRE_LEN, WIRE_VARINT, type WireWriter } from './wire-wri
 export interface DecodeContext {
   /** `metadata.#15`: field numbers the schema does not know. */
   readonly unknown: string[];
+  /** Messages open around the one being read; past `MAX_DEPTH` the input is refused. */
+  depth: number;
+}
+
+/** Nesting deeper than any built-in kind's, bounding recursive schemas (JSONSchemaProps) on hostile input. */
+const MAX_DEPTH = 100;
+
+/** Reads a nested message, counting the depth. */
+function nested(codec: MessageCodec, r: WireReader, start: number, end: number, path: string, ctx: DecodeContext): Record<string, unknown> {
+  if (++ctx.depth > MAX_DEPTH) throw new ProtobufError(`${path}: messages nested more than ${MAX_DEPTH} deep`);
+  const out = codec.decode(new WireReader(r.buf, start, end), end, path, ctx);
+  ctx.depth--;
+  return out;
 }
 
 export interface MessageCodec {
@@ -286,7 +299,7 @@ function messageValue(codec: MessageCodec): ValueCodec {
     },
     read: (r, path, ctx) => {
       const { start, end } = r.delimited();
-      return codec.decode(new WireReader(r.buf, start, end), end, path, ctx);
+      return nested(codec, r, start, end, path, ctx);
     },
     isZero: never,
   };
@@ -353,7 +366,7 @@ function messageField(codec: MessageCodec): Decode {
   return (r, wire, out, name, path, ctx) => {
     expectWire(wire, WIRE_LEN, `field ${join(path, name)}`);
     const { start, end } = r.delimited();
-    const decoded = codec.decode(new WireReader(r.buf, start, end), end, `${join(path, name)}`, ctx);
+    const decoded = nested(codec, r, start, end, join(path, name), ctx);
     const prior = out[name];
     // A repeated occurrence of a message field merges into the first, as protobuf does.
     out[name] = typeof prior === 'object' && prior !== null && !Array.isArray(prior) ? Object.assign(prior, decoded) : decoded;

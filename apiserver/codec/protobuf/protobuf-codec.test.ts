@@ -18,8 +18,16 @@ const toObject = (name: string, bytes: Uint8Array) => type(name).toObject(type(n
 const len = (tag: number, payload: number[]): number[] => [tag, payload.length, ...payload];
 const str = (tag: number, s: string): number[] => len(tag, [...Buffer.from(s)]);
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
+const varintBytes = (n: number): number[] => {
+  const out: number[] = [];
+  while (n > 127) {
+    out.push((n & 127) | 128);
+    n >>>= 7;
+  }
+  return [...out, n];
+};
 const envelopeBytes = (apiVersion: string, kind: string, raw: number[]): Buffer =>
-  Buffer.from([...MAGIC, ...len(0x0a, [...str(0x0a, apiVersion), ...str(0x12, kind)]), ...len(0x12, raw), 0x1a, 0x00, 0x22, 0x00]);
+  Buffer.from([...MAGIC, ...len(0x0a, [...str(0x0a, apiVersion), ...str(0x12, kind)]), 0x12, ...varintBytes(raw.length), ...raw, 0x1a, 0x00, 0x22, 0x00]);
 
 /** ObjectMeta as Go writes it: every non-pointer field, zero or not; a zero creationTimestamp is empty. */
 const goObjectMeta = (name: string, namespace: string): number[] =>
@@ -208,6 +216,16 @@ describe('malformed protobuf is refused with a clear error', () => {
     expect(decode(envelopeBytes('v1', 'ConfigMap', [0x08, 0x01]))).toThrow('wrong wire type 0 for field metadata');
     expect(decode(envelopeBytes('v1', 'ConfigMap', [0x22, 0x00]))).toThrow('wrong wire type 2 for field immutable');
     expect(decode(envelopeBytes('v1', 'ConfigMap', [...len(0x0a, [0x0a, 0x01])]))).toThrow('unexpected EOF');
+  });
+  it('a recursive schema is read only 100 messages deep', () => {
+    const node: { type: 'object'; properties: Record<string, unknown>; protobuf: Record<string, number> } = { type: 'object', properties: {}, protobuf: { child: 1 } };
+    node.properties.child = node;
+    let body: number[] = [];
+    for (let i = 0; i < 150; i++) body = [0x0a, ...varintBytes(body.length), ...body];
+    expect(() => decodeProtobuf(envelopeBytes('v1', 'T', body), node as never)).toThrow('nested more than 100 deep');
+    let ok: number[] = [];
+    for (let i = 0; i < 90; i++) ok = [0x0a, ...varintBytes(ok.length), ...ok];
+    expect(() => decodeProtobuf(envelopeBytes('v1', 'T', ok), node as never)).not.toThrow();
   });
   it('a content encoding, an over-long varint, a group', () => {
     expect(decode(Buffer.from([...MAGIC, ...str(0x1a, 'gzip')]))).toThrow('unsupported content encoding');

@@ -110,7 +110,7 @@ export interface DecodedMessage extends DecodedEnvelope {
 export function decodeProtobuf(body: Uint8Array, schema: Schema): DecodedMessage {
   const env = decodeEnvelope(body);
   const unknown: string[] = [];
-  const value = messageCodec(schema).decode(new WireReader(env.raw), env.raw.length, '', { unknown });
+  const value = messageCodec(schema).decode(new WireReader(env.raw), env.raw.length, '', { unknown, depth: 0 });
   return { ...env, value, unknown };
 }
 
