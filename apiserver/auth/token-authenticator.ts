@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { BearerTokenAuthenticator } from './authenticator.js';
 import type { TokenEntry } from './token-file.js';
 import { withAuthenticatedGroup, type UserInfo } from './user-info.js';
 
 /** Resolves a bearer token to a user; undefined when the token is unknown. */
-export interface TokenAuthenticator {
-  authenticate(token: string): UserInfo | undefined;
+export interface TokenAuthenticator extends BearerTokenAuthenticator {
+  authenticateToken(token: string): UserInfo | undefined;
 }
 
 function digest(token: string): Buffer {
@@ -24,7 +25,8 @@ export function staticTokenAuthenticator(entries: readonly Pick<TokenEntry, 'tok
     table.set(d.toString('hex'), { digest: d, user: withAuthenticatedGroup(e.user) });
   }
   return {
-    authenticate(token) {
+    name: 'static-token',
+    authenticateToken(token) {
       const d = digest(token);
       const hit = table.get(d.toString('hex'));
       return hit !== undefined && timingSafeEqual(hit.digest, d) ? hit.user : undefined;

@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import type { TokenAuthenticator } from '../auth/token-authenticator.js';
+import type { RequestAuthenticator } from '../auth/authenticator.js';
 import { notFound } from '../errors/constructors.js';
 import { serveHealth, type HealthEndpoints } from '../endpoints/health.js';
 import { serveVersion, type BuildInfo } from '../endpoints/version.js';
@@ -21,7 +21,8 @@ export const maxRequestBodyBytes = 3 * 1024 * 1024;
 export interface AppOptions {
   readonly logger: Logger;
   readonly registry: InFlightRequests;
-  readonly tokens: TokenAuthenticator;
+  /** The request authenticators, in kube's order (auth/authenticator.ts). */
+  readonly authenticators: readonly RequestAuthenticator[];
   readonly health: HealthEndpoints;
   readonly build: BuildInfo;
   readonly maxRequestsInflight: number;
@@ -65,7 +66,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     maxBodyBytes: maxRequestBodyBytes,
   }));
   // [request info]: parse verb, group, version, resource, subresource, namespace, name into ctx.state.
-  app.use(authentication({ tokens: o.tokens }));
+  app.use(authentication({ authenticators: o.authenticators }));
   // [impersonation] [audit] [authorization]: in this order, each reading ctx.state.user.
   app.use(async function publicEndpoints(ctx, next) {
     if (serveVersion(ctx, o.build)) return;

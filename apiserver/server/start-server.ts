@@ -8,6 +8,7 @@ import type { Store } from '../../storage/interface.js';
 import { openStore } from '../../storage/open-store.js';
 import { adminUser, ensureAdminToken } from '../auth/admin-credentials.js';
 import { localServerUrl, writeAdminKubeconfig } from '../auth/kubeconfig.js';
+import { bearerTokenAuthenticator } from '../auth/bearer-token.js';
 import { staticTokenAuthenticator, type TokenAuthenticator } from '../auth/token-authenticator.js';
 import { loadTokenFile } from '../auth/token-file.js';
 import type { ServerConfig } from '../config/server-config.js';
@@ -194,7 +195,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const app = createApp({
       logger,
       registry,
-      tokens,
+      authenticators: [bearerTokenAuthenticator([tokens])],
       health: { livez: [pingCheck], readyz: [pingCheck, storeCheck, shutdownCheck], healthz: [pingCheck, storeCheck] },
       build: options.build ?? unknownBuild,
       maxRequestsInflight: config.maxRequestsInflight,

@@ -41,10 +41,10 @@ describe('token file parsing', () => {
 
   it('authenticates known tokens only, adding system:authenticated', () => {
     const auth = staticTokenAuthenticator(parseTokenFile('secret-1,alice,u1,"dev"', 'x'));
-    expect(auth.authenticate('secret-1')).toEqual({ name: 'alice', uid: 'u1', groups: ['dev', 'system:authenticated'] });
-    expect(auth.authenticate('secret-')).toBeUndefined();
-    expect(auth.authenticate('secret-10')).toBeUndefined();
-    expect(auth.authenticate('')).toBeUndefined();
+    expect(auth.authenticateToken('secret-1')).toEqual({ name: 'alice', uid: 'u1', groups: ['dev', 'system:authenticated'] });
+    expect(auth.authenticateToken('secret-')).toBeUndefined();
+    expect(auth.authenticateToken('secret-10')).toBeUndefined();
+    expect(auth.authenticateToken('')).toBeUndefined();
   });
 
   it('extracts bearer tokens like Kubernetes', () => {
