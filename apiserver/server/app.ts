@@ -1,5 +1,7 @@
 import Koa from 'koa';
 import type { RequestAuthenticator } from '../auth/authenticator.js';
+import type { Authorizer } from '../authorization/authorizer.js';
+import type { Naming } from '../naming/naming.js';
 import { notFound } from '../errors/constructors.js';
 import { serveHealth, type HealthEndpoints } from '../endpoints/health.js';
 import { serveVersion, type BuildInfo } from '../endpoints/version.js';
@@ -7,6 +9,7 @@ import { serveMetrics } from '../endpoints/metrics.js';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../log/logger.js';
 import { authentication } from './filters/authentication.js';
+import { impersonation } from './filters/impersonation.js';
 import { limits } from './filters/limits.js';
 import { recover } from './filters/recover.js';
 import { requestId } from './filters/request-id.js';
@@ -23,6 +26,10 @@ export interface AppOptions {
   readonly registry: InFlightRequests;
   /** The request authenticators, in kube's order (auth/authenticator.ts). */
   readonly authenticators: readonly RequestAuthenticator[];
+  /** Decides the `impersonate` checks (and, once it exists, every request in the authorization filter). */
+  readonly authorizer: Authorizer;
+  /** The group domain's names (impersonation checks `userextras` and `uids` in `authentication.<domain>`). */
+  readonly naming: Naming;
   readonly health: HealthEndpoints;
   readonly build: BuildInfo;
   readonly maxRequestsInflight: number;
@@ -42,7 +49,7 @@ export interface AppOptions {
  * Assembles the Koa application: the filter chain in the order of DESIGN.md, then the endpoints.
  *
  *   request id -> request log -> recover -> request lifecycle (signal, deadline) -> limits
- *   -> [request info] -> authentication -> [impersonation] -> [audit] -> [authorization]
+ *   -> [request info] -> authentication -> impersonation -> [audit] -> [authorization]
  *   -> health / version -> api -> 404
  *
  * Bracketed filters do not exist yet; each goes in at its marked place below. Metrics and tracing go
@@ -67,7 +74,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   }));
   // [request info]: parse verb, group, version, resource, subresource, namespace, name into ctx.state.
   app.use(authentication({ authenticators: o.authenticators }));
-  // [impersonation] [audit] [authorization]: in this order, each reading ctx.state.user.
+  app.use(impersonation({ authorizer: o.authorizer, naming: o.naming }));
+  // [audit] [authorization]: in this order, each reading ctx.state.user.
   app.use(async function publicEndpoints(ctx, next) {
     if (serveVersion(ctx, o.build)) return;
     if (await serveHealth(ctx, o.health, o.logger)) return;

@@ -20,6 +20,8 @@ export interface RequestState {
   longRunning: boolean;
   /** Set by authentication: who the request acts as (`system:anonymous` on public paths without credentials). */
   user?: UserInfo;
+  /** Set by impersonation when the request acts as another user: the authenticated caller (`user` is the other). */
+  impersonatedBy?: UserInfo;
   /** The request's verb, group, version, resource, namespace, name; parsed once, on first use. */
   requestInfo?: RequestInfo;
   /**

@@ -30,6 +30,7 @@ import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { createApp } from './app.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import type { Filter } from './request-state.js';
+import type { Authorizer } from '../authorization/authorizer.js';
 import { Registry } from 'prom-client';
 import { createWatchCache } from '../../storage/cache/watch-cache.js';
 import type { WatchCache } from '../../storage/cache/types.js';
@@ -45,6 +46,11 @@ export interface StartOptions {
   readonly build?: BuildInfo;
   /** The API handler after authentication; default: none (every API path is 404). */
   readonly api?: Filter;
+  /**
+   * Decides impersonation (and authorization once that filter exists). Default, until `--authorization-mode`
+   * is wired: allow everything, as the server has behaved so far (any authenticated caller may impersonate).
+   */
+  readonly authorizer?: Authorizer;
 }
 
 export interface RunningServer {
@@ -67,6 +73,9 @@ export interface RunningServer {
    */
   close(): Promise<void>;
 }
+
+/** The authorizer until `--authorization-mode` exists: every request was allowed before authorization. */
+const allowAll: Authorizer = { authorize: () => ({ decision: 'allow', reason: '' }) };
 
 /** Deadline of the readiness probe's store check. */
 const storeCheckTimeoutMs = 2000;
@@ -129,9 +138,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     cleanups.push(async () => {
       for (const c of caches) c.stop();
     });
+    const names = naming(config.groupDomain);
     let api = options.api;
     if (api === undefined) {
-      const names = naming(config.groupDomain);
       const cacheLogger = logger.child({ component: 'watch-cache' });
       const served = apiEndpoints({
         watchCache: (keyPrefix, resource) => {
@@ -196,6 +205,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       logger,
       registry,
       authenticators: [bearerTokenAuthenticator([tokens])],
+      authorizer: options.authorizer ?? allowAll,
+      naming: names,
       health: { livez: [pingCheck], readyz: [pingCheck, storeCheck, shutdownCheck], healthz: [pingCheck, storeCheck] },
       build: options.build ?? unknownBuild,
       maxRequestsInflight: config.maxRequestsInflight,

@@ -1,0 +1,32 @@
+import { impersonateRequest } from '../../auth/impersonation.js';
+import type { Authorizer } from '../../authorization/authorizer.js';
+import { internalError } from '../../errors/constructors.js';
+import type { Naming } from '../../naming/naming.js';
+import type { Filter } from '../request-state.js';
+
+export interface ImpersonationOptions {
+  /** Decides each `impersonate` check (the same authorizer as the authorization filter's). */
+  readonly authorizer: Authorizer;
+  /** For the `authentication.<domain>` group of the `userextras` and `uids` checks. */
+  readonly naming: Naming;
+}
+
+/**
+ * After authentication, before audit and authorization: when the request carries impersonation headers
+ * (auth/impersonation.ts), checks that the authenticated caller may impersonate each value (403 otherwise,
+ * 400 for groups, extras or a uid without a user), then lets the request go on as the impersonated user:
+ * `ctx.state.user` is replaced, the caller is kept in `ctx.state.impersonatedBy` (for audit and logs), and
+ * the impersonation headers are removed. Requests without those headers pass untouched.
+ */
+export function impersonation(options: ImpersonationOptions): Filter {
+  return async function impersonationFilter(ctx, next) {
+    const requestor = ctx.state.user;
+    if (requestor === undefined) throw internalError('no user found for request');
+    const user = impersonateRequest(ctx.req, requestor, options.authorizer, options.naming);
+    if (user !== undefined) {
+      ctx.state.impersonatedBy = requestor;
+      ctx.state.user = user;
+    }
+    await next();
+  };
+}
