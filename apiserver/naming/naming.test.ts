@@ -3,6 +3,7 @@ import { naming } from './naming.js';
 test('platform.io names', () => {
   const n = naming('platform.io');
   expect(n.group('certificates')).toBe('certificates.platform.io');
+  expect(n.group('rbac')).toBe('rbac.platform.io');
   expect(n.systemNamespace).toBe('platform-system');
   expect(n.publicNamespace).toBe('platform-public');
   expect(n.extension('list-type')).toBe('x-platform-list-type');
@@ -13,6 +14,8 @@ test('platform.io names', () => {
 test('k8s.io switches to Kubernetes names', () => {
   const n = naming('k8s.io');
   expect(n.group('certificates')).toBe('certificates.k8s.io');
+  expect(n.group('rbac')).toBe('rbac.authorization.k8s.io');
+  expect(n.group('authorization')).toBe('authorization.k8s.io');
   expect(n.systemNamespace).toBe('kube-system');
   expect(n.publicNamespace).toBe('kube-public');
   expect(n.extension('list-type')).toBe('x-kubernetes-list-type');

@@ -9,7 +9,10 @@
 export interface Naming {
   /** `platform.io` or `k8s.io`. */
   readonly domain: string;
-  /** A named API group under the domain: `certificates` -> `certificates.platform.io`. */
+  /**
+   * A named API group under the domain: `certificates` -> `certificates.platform.io`. Under `k8s.io` a few
+   * prefixes take Kubernetes' longer names: `rbac` -> `rbac.authorization.k8s.io`.
+   */
   group(prefix: string): string;
   /** The namespace of system components: `platform-system` / `kube-system`. */
   readonly systemNamespace: string;
@@ -22,6 +25,13 @@ export interface Naming {
   /** `application/vnd.platform.protobuf` / `application/vnd.kubernetes.protobuf`. */
   readonly protobufMediaType: string;
 }
+
+/**
+ * Groups whose Kubernetes name is not `<prefix>.k8s.io`: under `k8s.io` the prefix is renamed so stock
+ * clients find the group where they hard-code it (`rbac` -> `rbac.authorization.k8s.io`). Other domains
+ * keep the document names (`rbac.platform.io`).
+ */
+const KUBERNETES_GROUP_PREFIXES: Readonly<Record<string, string>> = Object.freeze({ rbac: 'rbac.authorization' });
 
 /** The short word of a domain: `platform.io` -> `platform`, `k8s.io` -> `kubernetes` (Kubernetes' own). */
 function word(domain: string): string {
@@ -43,7 +53,7 @@ export function naming(domain: string): Naming {
   const ns = namespacePrefix(domain);
   return Object.freeze({
     domain,
-    group: (prefix: string) => `${prefix}.${domain}`,
+    group: (prefix: string) => `${(domain === 'k8s.io' ? KUBERNETES_GROUP_PREFIXES[prefix] : undefined) ?? prefix}.${domain}`,
     systemNamespace: `${ns}-system`,
     publicNamespace: `${ns}-public`,
     extension: (name: string) => `x-${w}-${name}`,

@@ -11,6 +11,10 @@ test('every built-in kind once, with distinct resources and short names', () => 
     '/Secret',
     '/ServiceAccount',
     'events/Event',
+    'rbac/ClusterRoleBinding',
+    'rbac/ClusterRole',
+    'rbac/RoleBinding',
+    'rbac/Role',
   ]);
   const resources = kinds.map((k) => `${k.groupPrefix ?? k.group}/${k.resource}`);
   expect(new Set(resources).size).toBe(resources.length);

@@ -11,6 +11,10 @@ import { podTemplates } from './core/podtemplate.js';
 import { secrets } from './core/secret.js';
 import { serviceAccounts } from './core/serviceaccount.js';
 import { eventsV1 } from './events/event.js';
+import { clusterRoleBindings } from './rbac/clusterrolebinding.js';
+import { clusterRoles } from './rbac/clusterrole.js';
+import { roleBindings } from './rbac/rolebinding.js';
+import { roles } from './rbac/role.js';
 
 const BUILTIN: readonly KindStrategy[] = Object.freeze([
   configMaps,
@@ -21,6 +25,10 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   secrets,
   serviceAccounts,
   eventsV1,
+  clusterRoleBindings,
+  clusterRoles,
+  roleBindings,
+  roles,
 ]);
 
 export function builtinKinds(): readonly KindStrategy[] {

@@ -209,3 +209,19 @@ describe('spot values from core/v1 generated.proto and types.go', () => {
     expect(at(kindSchema('Node'), 'status.capacity').additionalProperties).toMatchObject({ protobufType: 'quantity' });
   });
 });
+
+describe('spot values from rbac/v1 generated.proto and types.go', () => {
+  test('roles and bindings', () => {
+    expect(numberOf('Role', '', 'rules')).toEqual({ tag: 2 });
+    expect(numberOf('ClusterRole', '', 'aggregationRule')).toEqual({ tag: 3, pointer: true });
+    expect(numberOf('ClusterRole', 'rules[]', 'verbs')).toEqual({ tag: 1 });
+    expect(numberOf('ClusterRole', 'rules[]', 'nonResourceURLs')).toEqual({ tag: 5 });
+    expect(numberOf('ClusterRole', 'aggregationRule', 'clusterRoleSelectors')).toEqual({ tag: 1 });
+    expect(numberOf('ClusterRole', 'aggregationRule.clusterRoleSelectors[]', 'matchExpressions')).toEqual({ tag: 2 });
+    expect(numberOf('RoleBinding', '', 'subjects')).toEqual({ tag: 2 });
+    expect(numberOf('RoleBinding', '', 'roleRef')).toEqual({ tag: 3 });
+    expect(numberOf('ClusterRoleBinding', 'subjects[]', 'apiGroup')).toEqual({ tag: 2 });
+    expect(numberOf('ClusterRoleBinding', 'subjects[]', 'namespace')).toEqual({ tag: 4 });
+    expect(numberOf('ClusterRoleBinding', 'roleRef', 'name')).toEqual({ tag: 3 });
+  });
+});
