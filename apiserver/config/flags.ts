@@ -53,6 +53,35 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'token-auth-file', type: 'string', default: '', arg: 'path',
     help: 'CSV file of bearer tokens: token,user,uid,"group1,group2". Without any authentication flag, an '
       + 'admin token and <data-dir>/admin.kubeconfig are generated once and reused.' },
+  { name: 'anonymous-auth', type: 'bool', default: 'true',
+    help: 'Enables anonymous requests: requests no authentication method rejects are treated as user '
+      + 'system:anonymous, group system:unauthenticated (authorization then decides). Turned off with '
+      + '--authorization-mode=AlwaysAllow. Must not be set when --authentication-config has an anonymous section.' },
+  { name: 'authentication-config', type: 'string', default: '', arg: 'path',
+    help: 'AuthenticationConfiguration file (YAML or JSON, apiVersion apiserver.config.<group-domain>/v1beta1): '
+      + 'anonymous.enabled and anonymous.conditions (a list of {path}: only those paths accept anonymous '
+      + 'requests). JWT authenticators are not supported.' },
+  { name: 'enable-bootstrap-token-auth', type: 'bool', default: 'false',
+    help: 'Allow Secrets of type bootstrap.<domain>/token (bootstrap.kubernetes.io/token under k8s.io) in the '
+      + 'system namespace to be used as bearer tokens <id>.<secret>, and run the tokencleaner controller that '
+      + 'deletes expired ones.' },
+  { name: 'requestheader-client-ca-file', type: 'string', default: '', arg: 'path',
+    help: 'PEM bundle verifying the client certificates of authenticating proxies: only on a connection whose '
+      + 'certificate it verifies are the --requestheader-username-headers trusted (anywhere else they are '
+      + 'ignored and removed). Use a CA of its own, not the --client-ca-file one.' },
+  { name: 'requestheader-allowed-names', type: 'list', default: '', arg: 'names',
+    help: 'Client certificate common names allowed to provide usernames in the request headers. Empty: any '
+      + 'certificate verified by --requestheader-client-ca-file.' },
+  { name: 'requestheader-username-headers', type: 'list', default: 'X-Remote-User', arg: 'headers',
+    help: 'Request headers to inspect for the user name (the first non-empty one wins).' },
+  { name: 'requestheader-group-headers', type: 'list', default: 'X-Remote-Group', arg: 'headers',
+    help: 'Request headers to inspect for groups (every value of every one, repeated headers included).' },
+  { name: 'requestheader-extra-headers-prefix', type: 'list', default: 'X-Remote-Extra-', arg: 'prefixes',
+    help: 'Request header prefixes to inspect for extra user attributes (the rest of the name, lower-cased and '
+      + 'percent-decoded, is the key).' },
+  { name: 'requestheader-uid-headers', type: 'list', default: '', arg: 'headers',
+    help: 'Request headers to inspect for the user uid; X-Remote-Uid is suggested. Requires the '
+      + 'RemoteRequestHeaderUID feature gate.' },
   // Storage
   { name: 'storage', type: 'enum', default: '', values: ['memory', 'etcd'], arg: 'backend',
     help: 'Storage backend: memory (embedded, durable in --data-dir) or etcd. Defaults to etcd when '

@@ -14,6 +14,16 @@ export type StorageConfig =
   | { readonly backend: 'memory' }
   | { readonly backend: 'etcd'; readonly endpoints: readonly string[] };
 
+/** `--requestheader-*`. */
+export interface RequestHeaderConfig {
+  readonly clientCaFile: string;
+  readonly allowedNames: readonly string[];
+  readonly usernameHeaders: readonly string[];
+  readonly groupHeaders: readonly string[];
+  readonly extraHeaderPrefixes: readonly string[];
+  readonly uidHeaders: readonly string[];
+}
+
 /** What the server is started with: validated, typed, with absolute paths. Built from flags by `buildConfig`. */
 export interface ServerConfig {
   readonly bindAddress: string;
@@ -25,6 +35,14 @@ export interface ServerConfig {
   readonly tlsSans: readonly string[];
   /** undefined: no authentication flag was given, so an admin token + kubeconfig are generated. */
   readonly tokenAuthFile?: string;
+  /** `--anonymous-auth` when given on the command line (undefined: not given, default true). */
+  readonly anonymousAuth?: boolean;
+  /** `--authentication-config` (absolute). */
+  readonly authenticationConfigFile?: string;
+  /** `--enable-bootstrap-token-auth` (also runs the tokencleaner controller). Default false. */
+  readonly enableBootstrapTokenAuth?: boolean;
+  /** The authenticating proxy; undefined without `--requestheader-client-ca-file`. */
+  readonly requestHeader?: RequestHeaderConfig;
   readonly storage: StorageConfig;
   /** Prefix of every store key (`/registry`). */
   readonly storagePrefix: string;
@@ -140,6 +158,8 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
 
   const dataDir = resolve(cwd, flags.string('data-dir') ?? './data');
   const tokenAuthFile = flags.string('token-auth-file');
+  const requestHeader = requestHeaderConfig(flags, features, cwd);
+  const authenticationConfig = flags.string('authentication-config');
   return {
     bindAddress,
     securePort,
@@ -148,6 +168,10 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
       : {}),
     tlsSans: flags.list('tls-sans'),
     ...(tokenAuthFile === undefined ? {} : { tokenAuthFile: resolve(cwd, tokenAuthFile) }),
+    ...(flags.given.has('anonymous-auth') ? { anonymousAuth: flags.bool('anonymous-auth') } : {}),
+    ...(authenticationConfig === undefined ? {} : { authenticationConfigFile: resolve(cwd, authenticationConfig) }),
+    enableBootstrapTokenAuth: flags.bool('enable-bootstrap-token-auth'),
+    ...(requestHeader === undefined ? {} : { requestHeader }),
     storage: backend === 'etcd' ? { backend: 'etcd', endpoints } : { backend: 'memory' },
     storagePrefix,
     compactionIntervalMs: flags.duration('etcd-compaction-interval'),
@@ -162,5 +186,27 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     requestTimeoutMs,
     shutdownDelayMs: flags.duration('shutdown-delay-duration'),
     shutdownTimeoutMs: flags.duration('shutdown-timeout'),
+  };
+}
+
+/**
+ * `--requestheader-*`, or undefined without a client CA file (or without username headers, which kube
+ * reads as "request header authentication off"). The uid headers need the RemoteRequestHeaderUID gate.
+ */
+function requestHeaderConfig(flags: ParsedFlags, features: FeatureGates, cwd: string): RequestHeaderConfig | undefined {
+  const uidHeaders = flags.list('requestheader-uid-headers');
+  if (uidHeaders.length > 0 && !features.enabled('RemoteRequestHeaderUID')) {
+    throw new FlagError('--requestheader-uid-headers requires the "RemoteRequestHeaderUID" feature to be enabled');
+  }
+  const caFile = flags.string('requestheader-client-ca-file');
+  const usernameHeaders = flags.list('requestheader-username-headers');
+  if (caFile === undefined || usernameHeaders.length === 0) return undefined;
+  return {
+    clientCaFile: resolve(cwd, caFile),
+    allowedNames: flags.list('requestheader-allowed-names'),
+    usernameHeaders,
+    groupHeaders: flags.list('requestheader-group-headers'),
+    extraHeaderPrefixes: flags.list('requestheader-extra-headers-prefix'),
+    uidHeaders,
   };
 }

@@ -16,7 +16,7 @@ import { requestId } from './filters/request-id.js';
 import { requestLifecycle } from './filters/request-lifecycle.js';
 import { requestLog } from './filters/request-log.js';
 import type { InFlightRequests } from './in-flight-requests.js';
-import type { Filter, RequestState } from './request-state.js';
+import type { AppContext, Filter, RequestState } from './request-state.js';
 
 /** Largest request body, as kube-apiserver (etcd itself takes 1.5 MiB per value). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -26,6 +26,8 @@ export interface AppOptions {
   readonly registry: InFlightRequests;
   /** The request authenticators, in kube's order (auth/authenticator.ts). */
   readonly authenticators: readonly RequestAuthenticator[];
+  /** Whether a request without credentials may proceed as `system:anonymous` (default: public paths only). */
+  readonly anonymous?: (ctx: AppContext) => boolean;
   /** Decides the `impersonate` checks (and, once it exists, every request in the authorization filter). */
   readonly authorizer: Authorizer;
   /** The group domain's names (impersonation checks `userextras` and `uids` in `authentication.<domain>`). */
@@ -73,7 +75,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     maxBodyBytes: maxRequestBodyBytes,
   }));
   // [request info]: parse verb, group, version, resource, subresource, namespace, name into ctx.state.
-  app.use(authentication({ authenticators: o.authenticators }));
+  app.use(authentication({ authenticators: o.authenticators, ...(o.anonymous === undefined ? {} : { anonymous: o.anonymous }) }));
   app.use(impersonation({ authorizer: o.authorizer, naming: o.naming }));
   // [audit] [authorization]: in this order, each reading ctx.state.user.
   app.use(async function publicEndpoints(ctx, next) {

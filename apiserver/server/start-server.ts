@@ -9,6 +9,15 @@ import { openStore } from '../../storage/open-store.js';
 import { adminUser, ensureAdminToken } from '../auth/admin-credentials.js';
 import { localServerUrl, writeAdminKubeconfig } from '../auth/kubeconfig.js';
 import { bearerTokenAuthenticator } from '../auth/bearer-token.js';
+import { anonymousAllowed, resolveAnonymous } from '../auth/anonymous.js';
+import type { BearerTokenAuthenticator, RequestAuthenticator } from '../auth/authenticator.js';
+import { loadAuthenticationConfig } from '../auth/authentication-config.js';
+import { bootstrapTokenAuthenticator, cachedSecrets } from '../auth/bootstrap-token.js';
+import { bootstrapTokenSecretType } from '../auth/bootstrap-token-secret.js';
+import { requestHeaderAuthenticator } from '../auth/request-header.js';
+import { startTokenCleaner } from '../controllers/tokencleaner/token-cleaner.js';
+import { readFile } from 'node:fs/promises';
+import { isPublicPath } from './public-paths.js';
 import { staticTokenAuthenticator, type TokenAuthenticator } from '../auth/token-authenticator.js';
 import { loadTokenFile } from '../auth/token-file.js';
 import type { ServerConfig } from '../config/server-config.js';
@@ -111,6 +120,27 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       tokens = staticTokenAuthenticator([{ token: adminToken, user: adminUser }]);
     }
 
+    // Authentication settings are checked before anything is opened, so a bad one fails fast.
+    const anonymous = resolveAnonymous({
+      flag: config.anonymousAuth,
+      file: config.authenticationConfigFile === undefined
+        ? undefined
+        : await loadAuthenticationConfig(config.authenticationConfigFile, naming(config.groupDomain), config.features),
+      onWarning: (message) => logger.warn(message),
+    });
+    const anonymousPath = anonymousAllowed(anonymous);
+    // Request header proxy first (kube's order), then x509, then bearer tokens.
+    const requestAuthenticators: RequestAuthenticator[] = [];
+    /** CA bundles the TLS server asks client certificates for (each authenticator verifies its own). */
+    const clientCaPems: string[] = [];
+    if (config.requestHeader !== undefined) {
+      const rh = config.requestHeader;
+      const caPem = await readFile(rh.clientCaFile, 'utf8');
+      requestAuthenticators.push(requestHeaderAuthenticator({ ...rh, caPem }));
+      clientCaPems.push(caPem);
+    }
+    const tokenAuthenticators: BearerTokenAuthenticator[] = [tokens];
+
     let store = options.store;
     if (store === undefined) {
       const opened = await openStore(
@@ -164,6 +194,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       });
       const created = await bootstrapNamespaces(served.resources, names);
       if (created.length > 0) logger.info({ namespaces: created }, 'created system namespaces');
+      const secrets = served.resources.lookup('', 'v1', 'secrets');
+      if (config.enableBootstrapTokenAuth === true && secrets !== undefined) {
+        tokenAuthenticators.push(bootstrapTokenAuthenticator({
+          secretType: bootstrapTokenSecretType(names),
+          secret: cachedSecrets(secrets.registry, names.systemNamespace),
+          onRejected: (secret, reason) => logger.debug({ secret, reason }, 'bootstrap token rejected'),
+        }));
+      }
       api = served.filter;
 
       // In-server controllers run on one replica at a time (DESIGN.md invariant 11).
@@ -185,6 +223,17 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
               : { recorder: createEventRecorder({ events: eventRegistry, component: 'namespace-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
           });
           signal.addEventListener('abort', () => void controller.stop(), { once: true });
+          if (config.enableBootstrapTokenAuth === true && secrets !== undefined) {
+            // kube-controller-manager's tokencleaner; on with bootstrap tokens (there is no --controllers).
+            const cleaner = startTokenCleaner({
+              secrets: secrets.registry,
+              namespace: names.systemNamespace,
+              secretType: bootstrapTokenSecretType(names),
+              onDeleted: (name) => logger.info({ secret: name }, 'tokencleaner: deleted expired bootstrap token'),
+              onError: (err) => logger.warn({ err }, 'tokencleaner'),
+            });
+            signal.addEventListener('abort', () => void cleaner.stop(), { once: true });
+          }
         },
         onStoppedLeading: () => logger.info('stopped leading'),
         onError: (err) => logger.warn({ err }, 'leader election'),
@@ -204,7 +253,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const app = createApp({
       logger,
       registry,
-      authenticators: [bearerTokenAuthenticator([tokens])],
+      authenticators: [...requestAuthenticators, bearerTokenAuthenticator(tokenAuthenticators)],
+      // Until the authorization filter is wired, anonymous stays on the public paths (health, version);
+      // with it, anonymous goes wherever the settings allow and the authorizer decides.
+      anonymous: (ctx) => anonymousPath(ctx.path) && isPublicPath(ctx.path),
       authorizer: options.authorizer ?? allowAll,
       naming: names,
       health: { livez: [pingCheck], readyz: [pingCheck, storeCheck, shutdownCheck], healthz: [pingCheck, storeCheck] },
@@ -217,7 +269,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       api,
     });
 
-    const server = createServer({ cert: certs.certPem, key: certs.keyPem, minVersion: 'TLSv1.2' }, app.callback());
+    const server = createServer({
+      cert: certs.certPem,
+      key: certs.keyPem,
+      minVersion: 'TLSv1.2',
+      // Client certificates are asked for, never required here: each authenticator verifies the peer chain
+      // against its own bundle (a connection without one is still served).
+      ...(clientCaPems.length > 0 ? { requestCert: true, rejectUnauthorized: false, ca: clientCaPems } : {}),
+    }, app.callback());
     server.on('tlsClientError', (err) => logger.debug({ err: err.message }, 'TLS handshake failed'));
     const serverClosed = listenAndTrackClose(server);
     await new Promise<void>((resolve, reject) => {
