@@ -30,10 +30,12 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { startLeaderElection } from '../controllers/leader-election.js';
 import { startNamespaceController } from '../controllers/namespace/namespace-controller.js';
+import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregation/aggregation-controller.js';
 import { createEventRecorder } from '../events/event-recorder.js';
 import { apiEndpoints } from '../endpoints/api-endpoints.js';
 import { naming } from '../naming/naming.js';
 import { bootstrapNamespaces } from '../registry/bootstrap-namespaces.js';
+import { reconcileBootstrapPolicy } from '../registry/kinds/rbac/bootstrap-reconcile.js';
 import { builtinKinds } from '../registry/kinds/index.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { createApp } from './app.js';
@@ -194,6 +196,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       });
       const created = await bootstrapNamespaces(served.resources, names);
       if (created.length > 0) logger.info({ namespaces: created }, 'created system namespaces');
+      // kube's rbac/bootstrap-roles post-start hook: every replica reconciles; writes are conditional.
+      const rbac = await reconcileBootstrapPolicy(served.resources, names);
+      if (rbac.created.length + rbac.updated.length + rbac.recreated.length > 0) logger.info(rbac, 'reconciled the bootstrap RBAC policy');
+      if (rbac.skipped.length > 0) logger.info({ skipped: rbac.skipped }, 'bootstrap RBAC objects with autoupdate=false left as they are');
       const secrets = served.resources.lookup('', 'v1', 'secrets');
       if (config.enableBootstrapTokenAuth === true && secrets !== undefined) {
         tokenAuthenticators.push(bootstrapTokenAuthenticator({
@@ -223,6 +229,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
               : { recorder: createEventRecorder({ events: eventRegistry, component: 'namespace-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
           });
           signal.addEventListener('abort', () => void controller.stop(), { once: true });
+          const clusterRoles = served.resources.lookup(names.group('rbac'), 'v1', 'clusterroles');
+          if (clusterRoles !== undefined) {
+            const aggregation = startClusterRoleAggregation({
+              clusterRoles: clusterRoles.registry,
+              onError: (err) => logger.warn({ err }, 'clusterrole aggregation'),
+            });
+            signal.addEventListener('abort', () => void aggregation.stop(), { once: true });
+          }
           if (config.enableBootstrapTokenAuth === true && secrets !== undefined) {
             // kube-controller-manager's tokencleaner; on with bootstrap tokens (there is no --controllers).
             const cleaner = startTokenCleaner({
