@@ -30,6 +30,20 @@ export interface BearerTokenAuthenticator {
    * default the service account issuer); a token for none of them is invalid.
    */
   authenticateToken(token: string): UserInfo | undefined | Promise<UserInfo | undefined>;
+  /**
+   * Optional, for tokens that carry audiences (service account JWTs); TokenReview calls it. Authenticates
+   * the token for any of `audiences` (instead of the server's) and says which of them it is valid for
+   * (TokenReview's `status.audiences`); undefined or InvalidCredentials as `authenticateToken`. An
+   * authenticator without it is audience-agnostic (static, bootstrap tokens): a review accepts it only for
+   * the server's own audiences, as kube wraps such authenticators.
+   */
+  authenticateTokenForAudiences?(token: string, audiences: readonly string[]): TokenForAudiences | undefined | Promise<TokenForAudiences | undefined>;
+}
+
+/** A token authenticated for some audiences: the user and the requested audiences the token is for (not empty). */
+export interface TokenForAudiences {
+  readonly user: UserInfo;
+  readonly audiences: readonly string[];
 }
 
 export interface AuthenticationResult {

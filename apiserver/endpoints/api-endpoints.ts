@@ -5,7 +5,7 @@
 import type { Store } from '../../storage/interface.js';
 import { defaultFeatureGates, type FeatureGates } from '../features/feature-gates.js';
 import type { Naming } from '../naming/naming.js';
-import type { KindStrategy } from '../registry/kind-strategy.js';
+import type { KindStrategy, ServerServices } from '../registry/kind-strategy.js';
 import type { RuntimeConfig } from '../registry/runtime-config.js';
 import type { Filter } from '../server/request-state.js';
 import { discoveryEndpoints } from './discovery/discovery-endpoints.js';
@@ -26,6 +26,8 @@ export interface ApiOptions {
   readonly watchCache?: ServeOptions['watchCache'];
   /** See ServeOptions.ttlSeconds (`--event-ttl`). */
   readonly ttlSeconds?: ServeOptions['ttlSeconds'];
+  /** The authorizer, rules and token authenticators the review APIs answer with (KindStrategy.virtual). */
+  readonly services?: ServerServices;
 }
 
 export interface Api {
@@ -50,7 +52,7 @@ export function apiEndpoints(o: ApiOptions): Api {
   const features = o.features ?? defaultFeatureGates;
   const cbor = features.enabled('CBORServingAndStorage');
   const openapi = openapiEndpoints({ naming: o.naming, kinds: o.kinds, cbor, ...(enabled ? { enabled } : {}) });
-  const router = resourceRouter({ naming: o.naming, resources, features });
+  const router = resourceRouter({ naming: o.naming, resources, features, ...(o.services ? { services: o.services } : {}) });
   const filter: Filter = async function api(ctx, next) {
     await discovery(ctx, () => openapi(ctx, () => router(ctx, next)));
   };

@@ -15,6 +15,10 @@
  * objects read from the store or the cache (invariant 8).
  */
 import type { KubeObject, Verb } from '../api/object.js';
+import type { BearerTokenAuthenticator } from '../auth/authenticator.js';
+import type { UserInfo } from '../auth/user-info.js';
+import { NO_OPINION, type Authorizer } from '../authorization/authorizer.js';
+import { unlistableRules, type RulesResolver } from '../authorization/rules.js';
 import type { Naming } from '../naming/naming.js';
 import type { Schema } from '../schema/schema.js';
 import type { FieldError } from '../validation/field-error.js';
@@ -98,6 +102,12 @@ export interface KindStrategy {
    * the core `events`; the versions of a custom resource will serve one stored version). See `StoredAs`.
    */
   readonly storedAs?: StoredAs;
+  /**
+   * Set for a kind that is never stored (the review APIs): create computes an answer from the request
+   * instead of writing, and no other verb exists (`verbs` should be `['create']`); it has no keys and no
+   * watch cache. See `VirtualKind`.
+   */
+  readonly virtual?: VirtualKind;
 
   prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
   validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
@@ -142,6 +152,53 @@ export interface StoredAs {
   /** The view's shape of a stored object; same rules. `fromStorage(toStorage(x))` must equal `x`. */
   fromStorage(obj: KubeObject): KubeObject;
 }
+
+/**
+ * Create of a kind that is never stored. The handler decodes the body as for any kind (media types,
+ * unknown fields per `fieldValidation`), stamps apiVersion and kind, applies the schema's defaults, runs
+ * `prepareForCreate`, validates against the schema and runs the kind's `validate` (422 with its field errors) and calls
+ * `create`, answering 201 with what it returns. Nothing else of the write pipeline runs: no system fields,
+ * no managedFields, no namespace lifecycle admission (kube exempts the access reviews), no store.
+ */
+export interface VirtualKind {
+  /**
+   * The answer to `obj` (owned: may be changed and returned). Throws a StatusError for a bad request
+   * (kube's reviews answer some mistakes with 400 rather than 422).
+   */
+  create(obj: KubeObject, ctx: VirtualContext): KubeObject | Promise<KubeObject>;
+}
+
+export interface VirtualContext extends StrategyContext {
+  /** Who the request acts as (after impersonation); undefined only where no authentication ran (tests). */
+  readonly user: UserInfo | undefined;
+  readonly services: ServerServices;
+}
+
+/**
+ * What the server lends virtual kinds: the reviews answer with the server's own authenticators and
+ * authorizer. One object per server, built by its wiring (start-server).
+ */
+export interface ServerServices {
+  /** The authorizer of every request (`--authorization-mode`). */
+  readonly authorizer: Authorizer;
+  /** Lists what a user may do in a namespace (SelfSubjectRulesReview). */
+  readonly rules: RulesResolver;
+  /** The bearer token authenticators, in the order requests use them (TokenReview). */
+  readonly tokenAuthenticators: readonly BearerTokenAuthenticator[];
+  /** `--api-audiences`: the audiences a TokenReview without `spec.audiences` asks for (may be empty). */
+  readonly apiAudiences: readonly string[];
+}
+
+/**
+ * The services of a server whose wiring lends none (tests serving kinds without a server): no authorizer
+ * has an opinion, no rules are listed, no token is known.
+ */
+export const noServerServices: ServerServices = Object.freeze({
+  authorizer: Object.freeze({ authorize: () => NO_OPINION }),
+  rules: unlistableRules,
+  tokenAuthenticators: Object.freeze([]),
+  apiAudiences: Object.freeze([]),
+});
 
 /** The resource whose keys hold a kind's objects: its own, or the one it is stored as. */
 export const storedResourceOf = (s: KindStrategy): string => s.storedAs?.kind.resource ?? s.resource;

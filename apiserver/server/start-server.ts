@@ -42,6 +42,8 @@ import { createApp } from './app.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import type { Filter } from './request-state.js';
 import type { Authorizer } from '../authorization/authorizer.js';
+import { unlistableRules } from '../authorization/rules.js';
+import type { ServerServices } from '../registry/kind-strategy.js';
 import { Registry } from 'prom-client';
 import { createWatchCache } from '../../storage/cache/watch-cache.js';
 import type { WatchCache } from '../../storage/cache/types.js';
@@ -171,6 +173,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       for (const c of caches) c.stop();
     });
     const names = naming(config.groupDomain);
+    const authorizer = options.authorizer ?? allowAll;
+    // What the review APIs (TokenReview, the access reviews) answer with: this server's own authorizer,
+    // token authenticators (the list grows below with bootstrap tokens) and rules (none listable yet).
+    const services: ServerServices = { authorizer, rules: unlistableRules, tokenAuthenticators, apiAudiences: [] };
     let api = options.api;
     if (api === undefined) {
       const cacheLogger = logger.child({ component: 'watch-cache' });
@@ -193,6 +199,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         features: config.features,
         // --event-ttl, in whole seconds as kube passes it to etcd leases (0: events stay).
         ttlSeconds: { events: Math.floor(config.eventTtlMs / 1000) },
+        services,
       });
       const created = await bootstrapNamespaces(served.resources, names);
       if (created.length > 0) logger.info({ namespaces: created }, 'created system namespaces');
@@ -271,7 +278,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       // Until the authorization filter is wired, anonymous stays on the public paths (health, version);
       // with it, anonymous goes wherever the settings allow and the authorizer decides.
       anonymous: (ctx) => anonymousPath(ctx.path) && isPublicPath(ctx.path),
-      authorizer: options.authorizer ?? allowAll,
+      authorizer,
       naming: names,
       health: { livez: [pingCheck], readyz: [pingCheck, storeCheck, shutdownCheck], healthz: [pingCheck, storeCheck] },
       build: options.build ?? unknownBuild,

@@ -1,5 +1,6 @@
 import type { FeatureGates } from '../../features/feature-gates.js';
 import type { Naming } from '../../naming/naming.js';
+import type { ServerServices } from '../../registry/kind-strategy.js';
 import type { RequestInfo } from '../../request/request-info.js';
 import type { AppContext } from '../../server/request-state.js';
 import type { ServedResource, ServedResources } from '../resources/served-resources.js';
@@ -15,4 +16,6 @@ export interface RequestScope {
   readonly query: URLSearchParams;
   /** `--feature-gates`: `features.enabled('WatchList')`. */
   readonly features: FeatureGates;
+  /** What virtual kinds (the reviews) answer with; default `noServerServices`. */
+  readonly services?: ServerServices;
 }

@@ -9,6 +9,7 @@ import { servesProtobuf } from '../../codec/protobuf/protobuf-codec.js';
 import { methodNotAllowed, notFound } from '../../errors/constructors.js';
 import type { FeatureGates } from '../../features/feature-gates.js';
 import type { Naming } from '../../naming/naming.js';
+import type { ServerServices } from '../../registry/kind-strategy.js';
 import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
 import type { AppContext, Filter } from '../../server/request-state.js';
 import { handleCreate } from '../handlers/create.js';
@@ -39,6 +40,8 @@ export interface ResourceRouterOptions {
   readonly naming: Naming;
   readonly features: FeatureGates;
   readonly resources: ServedResources;
+  /** Lent to virtual kinds' create (see KindStrategy.virtual). */
+  readonly services?: ServerServices;
 }
 
 /** The request info of `ctx`, parsed once per request. */
@@ -80,6 +83,6 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     }
     const query = new URLSearchParams(ctx.querystring);
     const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
-    await handler({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features });
+    await handler({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}) });
   };
 }

@@ -64,7 +64,8 @@ export function serveResources(o: ServeOptions): ServedResources {
     if (o.enabled !== undefined && !o.enabled(group, strategy.version, strategy.resource)) continue;
     const storedResource = storedResourceOf(strategy);
     const keyPrefix = keyLayout(o.prefix ?? DEFAULT_ETCD_PREFIX, storedResource, strategy.namespaced).collectionPrefix('');
-    const cache = cacheOf(keyPrefix, storedResource);
+    // A virtual kind (the reviews) stores nothing: no cache, no store watch.
+    const cache = strategy.virtual === undefined ? cacheOf(keyPrefix, storedResource) : undefined;
     const ttlSeconds = o.ttlSeconds?.[storedResource];
     const registry = createGenericRegistry({
       store: o.store,

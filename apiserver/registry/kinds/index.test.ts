@@ -15,6 +15,12 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'rbac/ClusterRole',
     'rbac/RoleBinding',
     'rbac/Role',
+    'authentication/SelfSubjectReview',
+    'authentication/TokenReview',
+    'authorization/LocalSubjectAccessReview',
+    'authorization/SelfSubjectAccessReview',
+    'authorization/SelfSubjectRulesReview',
+    'authorization/SubjectAccessReview',
   ]);
   const resources = kinds.map((k) => `${k.groupPrefix ?? k.group}/${k.resource}`);
   expect(new Set(resources).size).toBe(resources.length);

@@ -11,6 +11,12 @@ import { podTemplates } from './core/podtemplate.js';
 import { secrets } from './core/secret.js';
 import { serviceAccounts } from './core/serviceaccount.js';
 import { eventsV1 } from './events/event.js';
+import { selfSubjectReviews } from './authentication/self-subject-review.js';
+import { tokenReviews } from './authentication/token-review.js';
+import { localSubjectAccessReviews } from './authorization/local-subject-access-review.js';
+import { selfSubjectAccessReviews } from './authorization/self-subject-access-review.js';
+import { selfSubjectRulesReviews } from './authorization/self-subject-rules-review.js';
+import { subjectAccessReviews } from './authorization/subject-access-review.js';
 import { clusterRoleBindings } from './rbac/clusterrolebinding.js';
 import { clusterRoles } from './rbac/clusterrole.js';
 import { roleBindings } from './rbac/rolebinding.js';
@@ -29,6 +35,13 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   clusterRoles,
   roleBindings,
   roles,
+  // The review APIs: virtual (create only, never stored).
+  selfSubjectReviews,
+  tokenReviews,
+  localSubjectAccessReviews,
+  selfSubjectAccessReviews,
+  selfSubjectRulesReviews,
+  subjectAccessReviews,
 ]);
 
 export function builtinKinds(): readonly KindStrategy[] {
