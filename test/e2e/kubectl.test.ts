@@ -150,23 +150,35 @@ for (const variant of variants) {
       const res = await kubectl('api-resources');
       expect(res.stderr).toBe('');
       expect(res.status).toBe(0);
-      // kubectl pads APIVERSION to its longest value, the events group's.
-      const eventsGroup = `events.${variant.domain}/v1`;
-      const row = (name: string, short: string, version: string, namespaced: string, kind: string): string =>
-        `${name.padEnd(18)}${short.padEnd(13)}${version.padEnd(eventsGroup.length + 3)}${namespaced.padEnd(13)}${kind}`;
-      expect(res.stdout).toBe([
-        row('NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND'),
-        row('configmaps', 'cm', 'v1', 'true', 'ConfigMap'),
-        row('events', 'ev', 'v1', 'true', 'Event'),
-        row('namespaces', 'ns', 'v1', 'false', 'Namespace'),
-        row('nodes', 'no', 'v1', 'false', 'Node'),
-        row('podtemplates', '', 'v1', 'true', 'PodTemplate'),
-        row('secrets', '', 'v1', 'true', 'Secret'),
-        row('serviceaccounts', 'sa', 'v1', 'true', 'ServiceAccount'),
-        row('events', 'ev', eventsGroup, 'true', 'Event'),
-        '',
-      ].join('\n'));
-      expect(ok(await kubectl('api-resources', '--namespaced=false', '-o', 'name'))).toBe('namespaces\nnodes\n');
+      // kubectl pads each column but the last to its longest value plus three spaces.
+      const group = (prefix: string) => `${prefix}.${variant.domain}/v1`;
+      const rbacGroup = group(variant.domain === 'k8s.io' ? 'rbac.authorization' : 'rbac');
+      const rows: (readonly [string, string, string, string, string])[] = [
+        ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND'],
+        ['configmaps', 'cm', 'v1', 'true', 'ConfigMap'],
+        ['events', 'ev', 'v1', 'true', 'Event'],
+        ['namespaces', 'ns', 'v1', 'false', 'Namespace'],
+        ['nodes', 'no', 'v1', 'false', 'Node'],
+        ['podtemplates', '', 'v1', 'true', 'PodTemplate'],
+        ['secrets', '', 'v1', 'true', 'Secret'],
+        ['serviceaccounts', 'sa', 'v1', 'true', 'ServiceAccount'],
+        ['selfsubjectreviews', '', group('authentication'), 'false', 'SelfSubjectReview'],
+        ['tokenreviews', '', group('authentication'), 'false', 'TokenReview'],
+        ['localsubjectaccessreviews', '', group('authorization'), 'true', 'LocalSubjectAccessReview'],
+        ['selfsubjectaccessreviews', '', group('authorization'), 'false', 'SelfSubjectAccessReview'],
+        ['selfsubjectrulesreviews', '', group('authorization'), 'false', 'SelfSubjectRulesReview'],
+        ['subjectaccessreviews', '', group('authorization'), 'false', 'SubjectAccessReview'],
+        ['events', 'ev', group('events'), 'true', 'Event'],
+        ['clusterrolebindings', '', rbacGroup, 'false', 'ClusterRoleBinding'],
+        ['clusterroles', '', rbacGroup, 'false', 'ClusterRole'],
+        ['rolebindings', '', rbacGroup, 'true', 'RoleBinding'],
+        ['roles', '', rbacGroup, 'true', 'Role'],
+      ];
+      const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length)) + 3);
+      expect(res.stdout).toBe([...rows.map((r) => r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join('')), ''].join('\n'));
+      // `-o name` spells resources of named groups `<resource>.<group>`.
+      const clusterScoped = rows.slice(1).filter((r) => r[3] === 'false').map((r) => (r[2] === 'v1' ? r[0] : `${r[0]}.${r[2].slice(0, -'/v1'.length)}`));
+      expect(ok(await kubectl('api-resources', '--namespaced=false', '-o', 'name'))).toBe(clusterScoped.map((n) => `${n}\n`).join(''));
     });
 
     it('get ns shows the bootstrap namespaces of the domain, Active', async () => {
