@@ -4,7 +4,8 @@
  * whose client certificate verifies against the request-header CA and carries an allowed CN.
  */
 import { writeFileSync } from 'node:fs';
-import { request, type OutgoingHttpHeaders } from 'node:https';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { request } from 'node:https';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { adminTokenPath, adminUser } from '../../apiserver/auth/admin-credentials.js';
