@@ -42,9 +42,10 @@ export interface RulesResolver {
   rulesFor(user: UserInfo, namespace: string): SubjectRules;
 }
 
-/** Rules of an authorizer that cannot list them: nothing listed, and marked incomplete. */
+/** Rules of an authorizer that cannot list them: nothing listed, marked incomplete, and why. */
 export const unlistableRules: RulesResolver = Object.freeze({
-  rulesFor: (): SubjectRules => Object.freeze({ resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: '' }),
+  rulesFor: (): SubjectRules =>
+    Object.freeze({ resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'the authorizer does not list rules' }),
 });
 
 /**

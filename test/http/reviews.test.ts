@@ -363,10 +363,10 @@ describe('SelfSubjectRulesReview', () => {
   it('answers incomplete with no rules while the server lists none (JSON and protobuf)', async () => {
     const res = await post(path, { spec: { namespace: 'ns1' } }, TOKENS.alice);
     expect(res.status).toBe(201);
-    expect(res.json()).toMatchObject({ kind: 'SelfSubjectRulesReview', spec: {}, status: { resourceRules: [], nonResourceRules: [], incomplete: true } });
+    expect(res.json()).toMatchObject({ kind: 'SelfSubjectRulesReview', spec: {}, status: { resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'the authorizer does not list rules' } });
     const pb = await postPb(path, `authorization.${domain}/v1`, 'SelfSubjectRulesReview', { spec: { namespace: 'ns1' } }, TOKENS.alice);
     expect(pb.status).toBe(201);
-    expect(open(pb.raw, 'SelfSubjectRulesReview').object.status).toEqual({ incomplete: true });
+    expect(open(pb.raw, 'SelfSubjectRulesReview').object.status).toEqual({ incomplete: true, evaluationError: 'the authorizer does not list rules' });
   });
 
   it('is a 400 without a namespace (kube\'s message)', async () => {
