@@ -43,15 +43,20 @@ export interface Authorizer {
 
 export const NO_OPINION: AuthorizationResult = Object.freeze({ decision: 'no-opinion', reason: '' });
 
-/** The first authorizer with an opinion decides; none: no opinion (the filter then denies). */
+/**
+ * The first authorizer with an opinion decides; none: no opinion (the filter then denies), with the
+ * reasons the authorizers gave joined by newlines, as Kubernetes' union does.
+ */
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
   return {
     authorize(a) {
+      let reasons: string[] | undefined;
       for (const z of authorizers) {
         const r = z.authorize(a);
         if (r.decision !== 'no-opinion') return r;
+        if (r.reason !== '') (reasons ??= []).push(r.reason);
       }
-      return NO_OPINION;
+      return reasons === undefined ? NO_OPINION : { decision: 'no-opinion', reason: reasons.join('\n') };
     },
   };
 }
