@@ -89,10 +89,10 @@ export const denyAllRules: RulesResolver = Object.freeze({
 /** A policy rule as RBAC stores it (Role and ClusterRole `rules`). */
 export interface PolicyRuleLike {
   readonly verbs: readonly string[];
-  readonly apiGroups?: readonly string[];
-  readonly resources?: readonly string[];
-  readonly resourceNames?: readonly string[];
-  readonly nonResourceURLs?: readonly string[];
+  readonly apiGroups?: readonly string[] | null;
+  readonly resources?: readonly string[] | null;
+  readonly resourceNames?: readonly string[] | null;
+  readonly nonResourceURLs?: readonly string[] | null;
 }
 
 /**
