@@ -17,9 +17,12 @@
 import type { KubeObject, Verb } from '../api/object.js';
 import type { BearerTokenAuthenticator } from '../auth/authenticator.js';
 import type { UserInfo } from '../auth/user-info.js';
+import type { Requester } from '../authorization/access.js';
 import { NO_OPINION, type Authorizer } from '../authorization/authorizer.js';
 import { unlistableRules, type RulesResolver } from '../authorization/rules.js';
 import type { Naming } from '../naming/naming.js';
+import type { ServiceAccountTokenIssuer } from '../auth/service-account/token-issuer.js';
+import type { ConnectSubresource } from './connect-subresource.js';
 import type { Schema } from '../schema/schema.js';
 import type { FieldError } from '../validation/field-error.js';
 
@@ -35,6 +38,12 @@ export interface StrategyContext {
    * update rules (Event, as Kubernetes' Validate and ValidateUpdate) tells them apart here.
    */
   readonly operation: 'create' | 'update';
+  /**
+   * Who writes and what decides what they may do (user, authorizer, RBAC rules), for checks that depend on
+   * the writer (the RBAC kinds' escalation prevention). Undefined for the server's own writes (bootstrap,
+   * controllers), which such checks let through.
+   */
+  readonly requester?: Requester;
 }
 
 /** How `metadata.name` is validated. Most kinds: DNS subdomain. Namespace: DNS label. */
@@ -108,7 +117,15 @@ export interface KindStrategy {
    * watch cache. See `VirtualKind`.
    */
   readonly virtual?: VirtualKind;
+  /** Sub-resources served by a handler of the kind (`serviceaccounts/<name>/token`). See `ConnectSubresource`. */
+  readonly connectSubresources?: readonly ConnectSubresource[];
 
+  /**
+   * A check of the writer against the object, before prepareForCreate / prepareForUpdate (Kubernetes runs
+   * its RBAC policy checks before the standard storage): `old` is undefined on create. Throws a
+   * StatusError (403 for escalation). Main resource only.
+   */
+  admit?(obj: KubeObject, old: KubeObject | undefined, ctx: StrategyContext): void;
   prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
   validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
@@ -187,6 +204,8 @@ export interface ServerServices {
   readonly tokenAuthenticators: readonly BearerTokenAuthenticator[];
   /** `--api-audiences`: the audiences a TokenReview without `spec.audiences` asks for (may be empty). */
   readonly apiAudiences: readonly string[];
+  /** Signs service account tokens (TokenRequest); absent where the server issues none (tests). */
+  readonly serviceAccountTokens?: ServiceAccountTokenIssuer;
 }
 
 /**

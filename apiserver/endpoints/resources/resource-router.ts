@@ -13,6 +13,7 @@ import type { ServerServices } from '../../registry/kind-strategy.js';
 import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
 import type { AppContext, Filter } from '../../server/request-state.js';
 import { handleCreate } from '../handlers/create.js';
+import { handleConnectCreate } from '../handlers/connect.js';
 import { handleDelete, handleDeleteCollection } from '../handlers/delete.js';
 import { handleGet } from '../handlers/get.js';
 import { handleList } from '../handlers/list.js';
@@ -67,6 +68,19 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     if (strategy.namespaced && info.namespace === '' && info.verb !== 'list' && info.verb !== 'watch') throw notFound();
     if (!strategy.namespaced && info.namespace !== '' && info.resource !== 'namespaces') throw notFound();
 
+    const connect = info.subresource === '' ? undefined : strategy.connectSubresources?.find((c) => c.name === info.subresource);
+    if (connect !== undefined) {
+      // A kind's own sub-resource handler (registry/connect-subresource.ts): its kind's representations.
+      if (info.name === '') throw notFound();
+      if (info.verb !== 'create' || !connect.verbs.includes('create')) throw methodNotAllowed(gr, info.verb);
+      const subOffers = objectOffers(o.naming, servesProtobuf(connect.kind.schema), o.features.enabled('CBORServingAndStorage'));
+      ctx.state.responseOffers = subOffers;
+      if (negotiateResponse(ctx.get('Accept') || undefined, subOffers, resourceConversions(o.naming)) === undefined) throw notAcceptableError(subOffers);
+      const query = new URLSearchParams(ctx.querystring);
+      const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
+      await handleConnectCreate({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}) }, connect);
+      return;
+    }
     if (info.subresource !== '') {
       if (info.subresource !== 'status' || !(strategy.subresources ?? []).includes('status')) throw notFound();
       if (!statusVerbs.has(info.verb)) throw methodNotAllowed(gr, info.verb);

@@ -2,7 +2,8 @@
  * ServiceAccount (core/v1): an identity for processes in pods, with the Secrets they may mount and use to
  * pull images. Kubernetes v1.32 validates only the metadata; the strategy reduces each `secrets` entry to
  * its name (the other reference fields are meaningless within the namespace) and warns about the
- * deprecated enforce-mountable-secrets annotation. DELETE answers with the deleted object.
+ * deprecated enforce-mountable-secrets annotation. DELETE answers with the deleted object. Serves the
+ * `token` sub-resource (TokenRequest, serviceaccount-token.ts).
  */
 import type { KubeObject } from '../../../api/object.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
@@ -11,6 +12,7 @@ import type { KindStrategy, StrategyContext } from '../../kind-strategy.js';
 import { localObjectReferenceSchema, objectReferenceSchema } from '../shared/common-schemas.js';
 import { legacyKey } from '../shared/legacy-domain.js';
 import { atomicList, bool, keyedList } from '../shared/schema-builders.js';
+import { serviceAccountToken } from './serviceaccount-token.js';
 import { ageCell, ageColumn, column, nameCell, nameColumn, table } from '../shared/table.js';
 
 const schema = kindSchema(
@@ -59,6 +61,8 @@ export const serviceAccounts = Object.freeze({
   shortNames: Object.freeze(['sa']),
   schema,
   deleteReturnsObject: true,
+  // POST serviceaccounts/<name>/token: TokenRequest (serviceaccount-token.ts).
+  connectSubresources: Object.freeze([serviceAccountToken]),
   table: table(
     [nameColumn, column('Secrets', 'string', 'The number of secrets referenced by the account.'), ageColumn],
     (obj, now) => [nameCell(obj), Array.isArray(obj.secrets) ? obj.secrets.length : 0, ageCell(obj, now)],
