@@ -65,6 +65,11 @@ export const flagTable: readonly FlagSpec[] = [
     help: 'Allow Secrets of type bootstrap.<domain>/token (bootstrap.kubernetes.io/token under k8s.io) in the '
       + 'system namespace to be used as bearer tokens <id>.<secret>, and run the tokencleaner controller that '
       + 'deletes expired ones.' },
+  // Authorization
+  { name: 'authorization-mode', type: 'list', default: 'RBAC', arg: 'modes',
+    help: 'Ordered list of authorization modes (comma-separated): RBAC, AlwaysAllow, AlwaysDeny. The first mode '
+      + 'that allows a request decides; a request no mode allows is 403 Forbidden. Members of system:masters are '
+      + 'always allowed. Default RBAC (kube-apiserver defaults to AlwaysAllow; here a fresh server is secure).' },
   { name: 'requestheader-client-ca-file', type: 'string', default: '', arg: 'path',
     help: 'PEM bundle verifying the client certificates of authenticating proxies: only on a connection whose '
       + 'certificate it verifies are the --requestheader-username-headers trusted (anywhere else they are '

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { defaultFeatureGates, type FeatureGates } from '../features/feature-gates.js';
 import { parseFeatureGatesFlag } from './feature-gates-flag.js';
 import { FlagError } from './flag-error.js';
+import { checkAuthorizationModes, type AuthorizationMode } from '../authorization/authorization-modes.js';
 import type { ParsedFlags } from './parse-flags.js';
 
 /** Where the API state lives. */
@@ -43,6 +44,8 @@ export interface ServerConfig {
   readonly enableBootstrapTokenAuth?: boolean;
   /** The authenticating proxy; undefined without `--requestheader-client-ca-file`. */
   readonly requestHeader?: RequestHeaderConfig;
+  /** `--authorization-mode`, checked; undefined: `['RBAC']`. */
+  readonly authorizationModes?: readonly AuthorizationMode[];
   readonly storage: StorageConfig;
   /** Prefix of every store key (`/registry`). */
   readonly storagePrefix: string;
@@ -160,6 +163,9 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
   const tokenAuthFile = flags.string('token-auth-file');
   const requestHeader = requestHeaderConfig(flags, features, cwd);
   const authenticationConfig = flags.string('authentication-config');
+  const authorizationModes = flags.list('authorization-mode');
+  const modesProblem = checkAuthorizationModes(authorizationModes);
+  if (modesProblem !== undefined) throw new FlagError(`invalid value "${authorizationModes.join(',')}" for flag --authorization-mode: ${modesProblem}`);
   return {
     bindAddress,
     securePort,
@@ -172,6 +178,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     ...(authenticationConfig === undefined ? {} : { authenticationConfigFile: resolve(cwd, authenticationConfig) }),
     enableBootstrapTokenAuth: flags.bool('enable-bootstrap-token-auth'),
     ...(requestHeader === undefined ? {} : { requestHeader }),
+    authorizationModes: authorizationModes as AuthorizationMode[],
     storage: backend === 'etcd' ? { backend: 'etcd', endpoints } : { backend: 'memory' },
     storagePrefix,
     compactionIntervalMs: flags.duration('etcd-compaction-interval'),

@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import type { RequestAuthenticator } from '../auth/authenticator.js';
 import type { Authorizer } from '../authorization/authorizer.js';
+import type { RuleResolver } from '../authorization/rbac-index.js';
 import type { Naming } from '../naming/naming.js';
 import { notFound } from '../errors/constructors.js';
 import { serveHealth, type HealthEndpoints } from '../endpoints/health.js';
@@ -9,6 +10,7 @@ import { serveMetrics } from '../endpoints/metrics.js';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../log/logger.js';
 import { authentication } from './filters/authentication.js';
+import { authorization } from './filters/authorization.js';
 import { impersonation } from './filters/impersonation.js';
 import { limits } from './filters/limits.js';
 import { recover } from './filters/recover.js';
@@ -28,8 +30,10 @@ export interface AppOptions {
   readonly authenticators: readonly RequestAuthenticator[];
   /** Whether a request without credentials may proceed as `system:anonymous` (default: public paths only). */
   readonly anonymous?: (ctx: AppContext) => boolean;
-  /** Decides the `impersonate` checks (and, once it exists, every request in the authorization filter). */
+  /** Decides every request (the authorization filter) and the `impersonate` checks. */
   readonly authorizer: Authorizer;
+  /** The rules users hold (RBAC), for the escalation checks of RBAC writes; undefined without RBAC. */
+  readonly ruleResolver?: RuleResolver;
   /** The group domain's names (impersonation checks `userextras` and `uids` in `authentication.<domain>`). */
   readonly naming: Naming;
   readonly health: HealthEndpoints;
@@ -51,7 +55,7 @@ export interface AppOptions {
  * Assembles the Koa application: the filter chain in the order of DESIGN.md, then the endpoints.
  *
  *   request id -> request log -> recover -> request lifecycle (signal, deadline) -> limits
- *   -> [request info] -> authentication -> impersonation -> [audit] -> [authorization]
+ *   -> [request info] -> authentication -> impersonation -> [audit] -> authorization
  *   -> health / version -> api -> 404
  *
  * Bracketed filters do not exist yet; each goes in at its marked place below. Metrics and tracing go
@@ -77,7 +81,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   // [request info]: parse verb, group, version, resource, subresource, namespace, name into ctx.state.
   app.use(authentication({ authenticators: o.authenticators, ...(o.anonymous === undefined ? {} : { anonymous: o.anonymous }) }));
   app.use(impersonation({ authorizer: o.authorizer, naming: o.naming }));
-  // [audit] [authorization]: in this order, each reading ctx.state.user.
+  // [audit] goes here, before authorization.
+  app.use(authorization({ authorizer: o.authorizer, ...(o.ruleResolver === undefined ? {} : { ruleResolver: o.ruleResolver }) }));
   app.use(async function publicEndpoints(ctx, next) {
     if (serveVersion(ctx, o.build)) return;
     if (await serveHealth(ctx, o.health, o.logger)) return;

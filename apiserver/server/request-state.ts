@@ -1,5 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { UserInfo } from '../auth/user-info.js';
+import type { RequestAccess } from '../authorization/access.js';
 import type { RequestInfo } from '../request/request-info.js';
 import type { MediaOffer } from '../codec/negotiate.js';
 
@@ -24,6 +25,8 @@ export interface RequestState {
   impersonatedBy?: UserInfo;
   /** The request's verb, group, version, resource, namespace, name; parsed once, on first use. */
   requestInfo?: RequestInfo;
+  /** Set by authorization once the request is allowed: what the RBAC kinds' escalation checks ask. */
+  access?: RequestAccess;
   /**
    * Set by the resource router: the media types the resource answers in. An error Status is written in
    * the client's preferred one among them (protobuf for typed Go clients); JSON otherwise.

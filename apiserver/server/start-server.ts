@@ -17,7 +17,6 @@ import { bootstrapTokenSecretType } from '../auth/bootstrap-token-secret.js';
 import { requestHeaderAuthenticator } from '../auth/request-header.js';
 import { startTokenCleaner } from '../controllers/tokencleaner/token-cleaner.js';
 import { readFile } from 'node:fs/promises';
-import { isPublicPath } from './public-paths.js';
 import { staticTokenAuthenticator, type TokenAuthenticator } from '../auth/token-authenticator.js';
 import { loadTokenFile } from '../auth/token-file.js';
 import type { ServerConfig } from '../config/server-config.js';
@@ -36,6 +35,11 @@ import { apiEndpoints } from '../endpoints/api-endpoints.js';
 import { naming } from '../naming/naming.js';
 import { bootstrapNamespaces } from '../registry/bootstrap-namespaces.js';
 import { reconcileBootstrapPolicy } from '../registry/kinds/rbac/bootstrap-reconcile.js';
+import { bootstrapPolicy } from '../registry/kinds/rbac/bootstrap-policy.js';
+import { buildAuthorizer, DEFAULT_AUTHORIZATION_MODES } from '../authorization/authorization-modes.js';
+import { RbacIndex } from '../authorization/rbac-index.js';
+import { startRbacFeed } from '../authorization/rbac-feed.js';
+import { rbacSourcesOf, seedIndex } from '../authorization/rbac-sources.js';
 import { builtinKinds } from '../registry/kinds/index.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { createApp } from './app.js';
@@ -87,9 +91,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The authorizer until `--authorization-mode` exists: every request was allowed before authorization. */
-const allowAll: Authorizer = { authorize: () => ({ decision: 'allow', reason: '' }) };
-
 /** Deadline of the readiness probe's store check. */
 const storeCheckTimeoutMs = 2000;
 
@@ -124,12 +125,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       tokens = staticTokenAuthenticator([{ token: adminToken, user: adminUser }]);
     }
 
+    const authorizationModes = config.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
     // Authentication settings are checked before anything is opened, so a bad one fails fast.
     const anonymous = resolveAnonymous({
       flag: config.anonymousAuth,
       file: config.authenticationConfigFile === undefined
         ? undefined
         : await loadAuthenticationConfig(config.authenticationConfigFile, naming(config.groupDomain), config.features),
+      authorizationModes,
       onWarning: (message) => logger.warn(message),
     });
     const anonymousPath = anonymousAllowed(anonymous);
@@ -173,7 +176,11 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       for (const c of caches) c.stop();
     });
     const names = naming(config.groupDomain);
-    const authorizer = options.authorizer ?? allowAll;
+    // RBAC decides from an index of the RBAC objects, fed by their watch caches (or the bootstrap policy
+    // when this server does not serve them); the server listens once it holds their current state.
+    const rbacIndex = authorizationModes.includes('RBAC') ? new RbacIndex(names.group('rbac')) : undefined;
+    let rbacFed = false;
+    const authorizer = options.authorizer ?? buildAuthorizer(authorizationModes, rbacIndex);
     // What the review APIs (TokenReview, the access reviews) answer with: this server's own authorizer,
     // token authenticators (the list grows below with bootstrap tokens) and rules (none listable yet).
     const services: ServerServices = { authorizer, rules: unlistableRules, tokenAuthenticators, apiAudiences: [] };
@@ -207,6 +214,13 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       const rbac = await reconcileBootstrapPolicy(served.resources, names);
       if (rbac.created.length + rbac.updated.length + rbac.recreated.length > 0) logger.info(rbac, 'reconciled the bootstrap RBAC policy');
       if (rbac.skipped.length > 0) logger.info({ skipped: rbac.skipped }, 'bootstrap RBAC objects with autoupdate=false left as they are');
+      const rbacSources = rbacIndex === undefined ? undefined : rbacSourcesOf(served.resources, names);
+      if (rbacIndex !== undefined && rbacSources !== undefined) {
+        const feed = startRbacFeed(rbacIndex, rbacSources, (err) => logger.warn({ err }, 'rbac authorizer feed'));
+        cleanups.push(async () => feed.stop());
+        await feed.ready();
+        rbacFed = true;
+      }
       const secrets = served.resources.lookup('', 'v1', 'secrets');
       if (config.enableBootstrapTokenAuth === true && secrets !== undefined) {
         tokenAuthenticators.push(bootstrapTokenAuthenticator({
@@ -262,6 +276,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       cleanups.push(() => elector.stop());
     }
 
+    if (rbacIndex !== undefined && !rbacFed) seedIndex(rbacIndex, bootstrapPolicy(names));
+
     let shuttingDown = false;
     const shutdownCheck: HealthCheck = {
       name: 'shutdown',
@@ -275,10 +291,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       logger,
       registry,
       authenticators: [...requestAuthenticators, bearerTokenAuthenticator(tokenAuthenticators)],
-      // Until the authorization filter is wired, anonymous stays on the public paths (health, version);
-      // with it, anonymous goes wherever the settings allow and the authorizer decides.
-      anonymous: (ctx) => anonymousPath(ctx.path) && isPublicPath(ctx.path),
+      // Anonymous requests go wherever the settings allow; the authorizer decides what they may do.
+      anonymous: (ctx) => anonymousPath(ctx.path),
       authorizer,
+      ...(rbacIndex === undefined ? {} : { ruleResolver: rbacIndex }),
       naming: names,
       health: { livez: [pingCheck], readyz: [pingCheck, storeCheck, shutdownCheck], healthz: [pingCheck, storeCheck] },
       build: options.build ?? unknownBuild,

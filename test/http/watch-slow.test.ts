@@ -67,7 +67,8 @@ const terminated = (api: TestApi): Promise<number> => metric(api, 'apiserver_ter
   it('/metrics counts watchers, dispatched events and cached objects; it needs credentials', async () => {
     const api = await memory!.start();
     const anonymous = await api.request('GET', '/metrics', { token: null });
-    expect([anonymous.status, anonymous.json().reason]).toEqual([401, 'Unauthorized']);
+    // Anonymous, and /metrics is granted only to system:monitoring (and system:masters).
+    expect([anonymous.status, anonymous.json().reason]).toEqual([403, 'Forbidden']);
     const text = await api.request('GET', '/metrics');
     expect(text.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const ns = await createNamespace(api);

@@ -6,6 +6,11 @@ import { staticTokenAuthenticator } from '../../apiserver/auth/token-authenticat
 import { parseTokenFile, TokenFileError } from '../../apiserver/auth/token-file.js';
 import { bearerToken } from '../../apiserver/server/filters/authentication.js';
 import type { Filter } from '../../apiserver/server/request-state.js';
+import { buildAuthorizer } from '../../apiserver/authorization/authorization-modes.js';
+import { RbacIndex } from '../../apiserver/authorization/rbac-index.js';
+import { seedIndex } from '../../apiserver/authorization/rbac-sources.js';
+import { naming } from '../../apiserver/naming/naming.js';
+import { bootstrapPolicy } from '../../apiserver/registry/kinds/rbac/bootstrap-policy.js';
 import { httpsRequest, memoryLogger, startTestServer, stopAll, tempDir } from './helpers.js';
 
 afterEach(stopAll);
@@ -62,23 +67,42 @@ const whoami: Filter = async function whoami(ctx, next) {
   ctx.body = { user: ctx.state.user, authorizationHeader: ctx.get('Authorization') };
 };
 
+/** RBAC over the bootstrap policy plus a grant of `/whoami` to every authenticated user. */
+function rbacWithWhoami() {
+  const names = naming('platform.io');
+  const index = new RbacIndex(names.group('rbac'));
+  seedIndex(index, bootstrapPolicy(names));
+  index.setClusterRole('whoami', [{ verbs: ['get'], nonResourceURLs: ['/whoami'] }]);
+  index.setBinding('ClusterRoleBinding', '', {
+    metadata: { name: 'whoami' },
+    roleRef: { apiGroup: names.group('rbac'), kind: 'ClusterRole', name: 'whoami' },
+    subjects: [{ kind: 'Group', name: 'system:authenticated' }],
+  });
+  return buildAuthorizer(['RBAC'], index);
+}
+
 describe('with --token-auth-file', () => {
   it('answers 401 without or with a wrong token, and passes the user on with the right one', async () => {
     const dir = tempDir();
     const file = join(dir, 'tokens.csv');
     writeFileSync(file, 'alice-token-0123456789,alice,uid-a,"dev,ops"\nbob-token-0123456789,bob,uid-b\n');
-    const server = await startTestServer({ tokenAuthFile: file }, { api: whoami });
+    const server = await startTestServer({ tokenAuthFile: file }, { api: whoami, authorizer: rbacWithWhoami() });
     const ca = server.caPem!;
     expect(server.kubeconfigPath).toBeUndefined();
 
-    for (const token of [undefined, 'nope', 'alice-token-012345678']) {
-      const res = await httpsRequest(`${server.url}/api/v1/namespaces`, { ca, ...(token === undefined ? {} : { token }) });
+    // No credentials: system:anonymous, whom authorization then refuses (403, as kube-apiserver with RBAC).
+    const anonymous = await httpsRequest(`${server.url}/api/v1/namespaces`, { ca });
+    expect([anonymous.status, JSON.parse(anonymous.body).message]).toEqual([
+      403, 'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
+    ]);
+    for (const token of ['nope', 'alice-token-012345678']) {
+      const res = await httpsRequest(`${server.url}/api/v1/namespaces`, { ca, token });
       expect(res.status).toBe(401);
       expect(res.body).toBe(unauthorizedBody);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
     }
-    // Non-bearer credentials are "no credentials": 401 on API paths, anonymous on public ones.
-    expect((await httpsRequest(`${server.url}/api`, { ca, headers: { Authorization: 'Basic YTpi' } })).status).toBe(401);
+    // Non-bearer credentials are "no credentials": anonymous, allowed only the public paths.
+    expect((await httpsRequest(`${server.url}/api`, { ca, headers: { Authorization: 'Basic YTpi' } })).status).toBe(403);
     expect((await httpsRequest(`${server.url}/version`, { ca, headers: { Authorization: 'Basic YTpi' } })).status).toBe(200);
     // An invalid token is refused even on public paths (authentication fails before anonymous access is considered).
     expect((await httpsRequest(`${server.url}/version`, { ca, token: 'nope' })).status).toBe(401);
@@ -94,11 +118,13 @@ describe('with --token-auth-file', () => {
     const bob = JSON.parse((await httpsRequest(`${server.url}/whoami`, { ca, token: 'bob-token-0123456789' })).body);
     expect(bob.user.groups).toEqual(['system:authenticated']);
 
-    const missing = await httpsRequest(`${server.url}/api/v1/namespaces`, { ca, token: 'bob-token-0123456789' });
-    expect(missing.status).toBe(404);
-    expect(JSON.parse(missing.body)).toEqual({
+    // bob holds no role: authorization refuses before any handler runs.
+    const refused = await httpsRequest(`${server.url}/api/v1/namespaces`, { ca, token: 'bob-token-0123456789' });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body)).toEqual({
       kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-      message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404,
+      message: 'namespaces is forbidden: User "bob" cannot list resource "namespaces" in API group "" at the cluster scope',
+      reason: 'Forbidden', details: { kind: 'namespaces' }, code: 403,
     });
   });
 
@@ -142,7 +168,7 @@ describe('without an authentication flag', () => {
     const me = await httpsRequest(`${first.url}/whoami`, { ca: first.caPem!, token });
     expect(JSON.parse(me.body).user).toEqual({ name: 'admin', uid: 'admin', groups: ['system:masters', 'system:authenticated'] });
     expect((await httpsRequest(`${first.url}/api/v1/pods`, { ca: first.caPem!, token })).status).toBe(404);
-    expect((await httpsRequest(`${first.url}/api/v1/pods`, { ca: first.caPem! })).status).toBe(401);
+    expect((await httpsRequest(`${first.url}/api/v1/pods`, { ca: first.caPem! })).status).toBe(403);
     await first.close();
 
     const second = await startTestServer({ dataDir });

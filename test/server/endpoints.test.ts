@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { adminTokenPath } from '../../apiserver/auth/admin-credentials.js';
 import { withDeadline } from '../../apiserver/endpoints/health-check.js';
 import type { RunningServer } from '../../apiserver/server/start-server.js';
 import { httpsRequest, startTestServer, stopAll } from './helpers.js';
@@ -29,11 +32,14 @@ describe('health endpoints (no credentials needed)', () => {
     expect((await get('/readyz?verbose&exclude=etcd')).body).toBe('[+]ping ok\n[+]shutdown ok\n[+]etcd excluded: ok\nreadyz check passed\n');
   });
 
-  it('runs one check at /<endpoint>/<name>, 404 for an unknown one', async () => {
-    expect(await get('/readyz/etcd')).toMatchObject({ status: 200, body: 'ok' });
-    expect(await get('/readyz/shutdown')).toMatchObject({ status: 200, body: 'ok' });
-    expect(await get('/livez/ping')).toMatchObject({ status: 200, body: 'ok' });
-    const missing = await get('/readyz/nope');
+  it('runs one check at /<endpoint>/<name> (not public: system:monitoring), 404 for an unknown one', async () => {
+    // Only the roots are public (system:public-info-viewer); the single checks are for system:monitoring.
+    expect(await get('/readyz/etcd')).toMatchObject({ status: 403 });
+    const token = readFileSync(adminTokenPath(dirname(server.kubeconfigPath!)), 'utf8').trim();
+    expect(await get('/readyz/etcd', token)).toMatchObject({ status: 200, body: 'ok' });
+    expect(await get('/readyz/shutdown', token)).toMatchObject({ status: 200, body: 'ok' });
+    expect(await get('/livez/ping', token)).toMatchObject({ status: 200, body: 'ok' });
+    const missing = await get('/readyz/nope', token);
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.body)).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
   });

@@ -29,7 +29,7 @@ describeEtcd('readiness over a real etcd', () => {
     await eventually(async () => (await readyz()).status === 503, '/readyz to fail with etcd stopped');
     const down = await readyz();
     expect(down.body).toBe('[+]ping ok\n[-]etcd failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n');
-    expect((await httpsRequest(`${server.url}/readyz/etcd`, { ca: server.caPem! })).status).toBe(503);
+    expect((await httpsRequest(`${server.url}/readyz/etcd`, { ca: server.caPem!, token })).status).toBe(503);
     // Liveness does not depend on the store: restarting the server would not bring etcd back.
     expect((await httpsRequest(`${server.url}/livez`, { ca: server.caPem! })).status).toBe(200);
 

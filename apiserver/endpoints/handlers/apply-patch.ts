@@ -11,6 +11,7 @@ import type { WriteOptions } from '../../request/query.js';
 import { duplicateFieldMessage } from '../../schema/unknown-fields.js';
 import { parseYamlStrict } from '../../schema/yaml-strict.js';
 import { fieldManagerOf } from './field-manager.js';
+import { requesterOf } from '../../authorization/access.js';
 import { checkNamespaceForCreate } from './namespace-check.js';
 import type { RequestScope } from './request-scope.js';
 import { addWarnings, respond } from './respond.js';
@@ -43,6 +44,7 @@ export async function handleApplyPatch(scope: RequestScope, parsed: StrictParse,
     dryRun: options.dryRun,
     fieldManager: fieldManagerOf(scope, options.fieldManager),
     subresource: info.subresource === 'status' ? 'status' : '',
+    requester: requesterOf(scope.ctx.state),
     force: options.force === true,
     ...(ifMatch === undefined ? {} : { ifMatch }),
     admitCreate: () => checkNamespaceForCreate(scope, info.name),

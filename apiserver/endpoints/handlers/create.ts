@@ -4,6 +4,7 @@ import type { RequestScope } from './request-scope.js';
 import { addWarnings, respond } from './respond.js';
 import { parseWriteOptions } from '../../request/query.js';
 import { fieldManagerOf } from './field-manager.js';
+import { requesterOf } from '../../authorization/access.js';
 import { noServerServices } from '../../registry/kind-strategy.js';
 import { createVirtual } from '../../registry/generic/virtual-create.js';
 
@@ -26,7 +27,11 @@ export async function handleCreate(scope: RequestScope): Promise<void> {
     return;
   }
   await checkNamespaceForCreate(scope, object.metadata.name ?? '');
-  const result = await scope.served.registry.create(scope.info.namespace, object, { dryRun: options.dryRun, fieldManager: fieldManagerOf(scope, options.fieldManager) });
+  const result = await scope.served.registry.create(scope.info.namespace, object, {
+    dryRun: options.dryRun,
+    fieldManager: fieldManagerOf(scope, options.fieldManager),
+    requester: requesterOf(scope.ctx.state),
+  });
   addWarnings(scope, [...warnings, ...result.warnings]);
   await respond(scope, 201, { type: 'object', object: result.object });
 }

@@ -24,6 +24,7 @@ import type { RequestScope } from './request-scope.js';
 import { addWarnings, respond } from './respond.js';
 import { parseWriteOptions } from '../../request/query.js';
 import { fieldManagerOf } from './field-manager.js';
+import { requesterOf } from '../../authorization/access.js';
 import { handleApplyPatch, ifMatchOf, parseApplyYaml } from './apply-patch.js';
 import { checkIfMatch } from '../../registry/generic/apply.js';
 
@@ -79,6 +80,7 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
     dryRun: options.dryRun,
     fieldManager: fieldManagerOf(scope, options.fieldManager),
     subresource: info.subresource === 'status' ? 'status' : '',
+    requester: requesterOf(scope.ctx.state),
   });
   addWarnings(scope, [...warnings, ...result.warnings]);
   await respond(scope, result.created ? 201 : 200, { type: 'object', object: result.object });

@@ -4,6 +4,7 @@ import type { RequestScope } from './request-scope.js';
 import { addWarnings, respond } from './respond.js';
 import { parseWriteOptions } from '../../request/query.js';
 import { fieldManagerOf } from './field-manager.js';
+import { requesterOf } from '../../authorization/access.js';
 
 /** PUT of an object or its status: 200, or 201 when the kind allows create-on-update and it created. */
 export async function handleUpdate(scope: RequestScope): Promise<void> {
@@ -19,6 +20,7 @@ export async function handleUpdate(scope: RequestScope): Promise<void> {
     dryRun: options.dryRun,
     fieldManager: fieldManagerOf(scope, options.fieldManager),
     subresource: info.subresource === 'status' ? 'status' : '',
+    requester: requesterOf(scope.ctx.state),
   });
   addWarnings(scope, [...warnings, ...result.warnings]);
   await respond(scope, result.created ? 201 : 200, { type: 'object', object: result.object });

@@ -38,8 +38,9 @@ export function prepareCreate(ctx: RegistryContext, obj: KubeObject, namespace: 
   omitEmptyMetadata(obj);
   if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '') meta.name = generateName(meta.generateName!);
 
-  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, '', 'create');
+  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, '', 'create', opts.requester);
   applyDefaults(obj, s.schema);
+  s.admit?.(obj, undefined, sctx);
   s.prepareForCreate?.(obj, sctx);
   validateForCreate(ctx, obj, sctx);
   const warnings = s.warnings?.(obj, undefined, sctx) ?? [];

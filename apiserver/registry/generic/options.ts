@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from '../../api/object.js';
 import type { FieldSelector, LabelSelector } from '../../selectors/selector.js';
+import type { Requester } from '../../authorization/access.js';
 
 export interface GetOptions {
   /** '' (default): most recent; '0': any; N: not older than N (504 when the store is behind N). */
@@ -27,6 +28,8 @@ export interface WriteOptions {
   readonly fieldManager?: string;
   /** Internal: server-side apply already set `metadata.managedFields`, so no Update entry is tracked. */
   readonly applied?: boolean;
+  /** The writer (from the request), for the kind's `admit` hook; undefined for the server's own writes. */
+  readonly requester?: Requester | undefined;
 }
 
 export interface UpdateOptions extends WriteOptions {

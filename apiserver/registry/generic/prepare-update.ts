@@ -71,8 +71,9 @@ export function prepareUpdate(ctx: RegistryContext, obj: KubeObject, old: KubeOb
   common(ctx, obj, old, namespace, name);
   pinSystemFields(obj, old);
   if (ctx.hasStatus) setOrDelete(obj, 'status', old.status);
-  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, '', 'update');
+  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, '', 'update', opts.requester);
   applyDefaults(obj, s.schema);
+  s.admit?.(obj, old, sctx);
   s.prepareForUpdate?.(obj, old, sctx);
   if (s.tracksGeneration === true && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
   validateForUpdate(ctx, obj, old, sctx);

@@ -3,6 +3,7 @@
  * the key layout. Built once per kind by `createGenericRegistry`.
  */
 import type { KubeObject } from '../../api/object.js';
+import type { Requester } from '../../authorization/access.js';
 import { apiVersionOf } from '../../api/object.js';
 import type { GroupKind, GroupResource } from '../../errors/constructors.js';
 import type { Naming } from '../../naming/naming.js';
@@ -98,8 +99,16 @@ export function strategyContext(
   dryRun: boolean,
   subresource: string,
   operation: StrategyContext['operation'],
+  requester?: Requester,
 ): StrategyContext {
-  return { naming: ctx.naming, namespace: ctx.strategy.namespaced ? namespace : '', dryRun, subresource, operation };
+  return {
+    naming: ctx.naming,
+    namespace: ctx.strategy.namespaced ? namespace : '',
+    dryRun,
+    subresource,
+    operation,
+    ...(requester === undefined ? {} : { requester }),
+  };
 }
 
 /** The namespace a request addresses: '' for cluster-scoped kinds whatever the caller passed. */

@@ -6,6 +6,7 @@
  * role's rules are overwritten.
  */
 import type { KubeObject } from '../../../api/object.js';
+import { admitRoleWrite } from '../../../authorization/escalation.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
 import type { FieldError } from '../../../validation/field-error.js';
 import type { KindStrategy } from '../../kind-strategy.js';
@@ -35,4 +36,6 @@ export const clusterRoles = Object.freeze({
   nameRule: 'path-segment',
   table: roleTable,
   validate: (obj: KubeObject): FieldError[] => [...validateRules(obj, false), ...validateAggregationRule(obj)],
+  // Escalation and bind prevention (authorization/escalation.ts).
+  admit: admitRoleWrite('ClusterRole'),
 } satisfies KindStrategy);

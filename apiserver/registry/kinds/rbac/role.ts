@@ -4,6 +4,7 @@
  * Role's rules may not use nonResourceURLs (rbac-validation.ts).
  */
 import type { KubeObject } from '../../../api/object.js';
+import { admitRoleWrite } from '../../../authorization/escalation.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
 import type { FieldError } from '../../../validation/field-error.js';
 import type { KindStrategy } from '../../kind-strategy.js';
@@ -30,4 +31,6 @@ export const roles = Object.freeze({
   nameRule: 'path-segment',
   table: roleTable,
   validate: (obj: KubeObject): FieldError[] => validateRules(obj, true),
+  // Escalation and bind prevention (authorization/escalation.ts).
+  admit: admitRoleWrite('Role'),
 } satisfies KindStrategy);

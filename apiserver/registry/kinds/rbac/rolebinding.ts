@@ -4,6 +4,7 @@
  * apiGroups are defaulted as Kubernetes does (rbac-validation.ts `defaultBinding`).
  */
 import type { KubeObject } from '../../../api/object.js';
+import { admitBindingWrite } from '../../../authorization/escalation.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
 import type { FieldError } from '../../../validation/field-error.js';
 import type { KindStrategy, StrategyContext } from '../../kind-strategy.js';
@@ -39,4 +40,6 @@ export const roleBindings = Object.freeze({
   prepareForUpdate: (obj: KubeObject, _old: KubeObject, ctx: StrategyContext): void => defaultBinding(obj, rbacGroup(ctx.naming)),
   validate: (obj: KubeObject, ctx: StrategyContext): FieldError[] => validateBinding(obj, true, rbacGroup(ctx.naming)),
   validateUpdate: (obj: KubeObject, old: KubeObject): FieldError[] => validateRoleRefUnchanged(obj, old),
+  // Escalation and bind prevention (authorization/escalation.ts).
+  admit: admitBindingWrite('RoleBinding'),
 } satisfies KindStrategy);

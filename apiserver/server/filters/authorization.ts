@@ -1,0 +1,39 @@
+import type { AuthorizationAttributes, Authorizer } from '../../authorization/authorizer.js';
+import { forbiddenError } from '../../authorization/forbidden.js';
+import { requestAttributes } from '../../authorization/request-attributes.js';
+import type { RuleResolver } from '../../authorization/rbac-index.js';
+import { internalError } from '../../errors/constructors.js';
+import { parseRequestInfo } from '../../request/request-info.js';
+import type { Filter } from '../request-state.js';
+
+export interface AuthorizationOptions {
+  /** `--authorization-mode` as one union (authorization/authorization-modes.ts). */
+  readonly authorizer: Authorizer;
+  /** The rules users hold (RBAC), for the escalation checks of RBAC writes; none without RBAC. */
+  readonly ruleResolver?: RuleResolver;
+}
+
+/**
+ * Authorizes every request, whatever its path (API, discovery, OpenAPI, health, version, metrics): the
+ * user after impersonation (`ctx.state.user`) and the request info become the attributes; unless an
+ * authorizer allows them, the answer is 403 Forbidden in Kubernetes' words (authorization/forbidden.ts).
+ * Anonymous requests are authorized like any other (a forbidden anonymous request is a 403, as
+ * kube-apiserver answers it; only requests that authentication refused are 401).
+ *
+ * Leaves `ctx.state.requestInfo` parsed, and `ctx.state.access` (the authorizer and rule resolver) for the
+ * RBAC kinds' escalation checks deeper in the chain.
+ */
+export function authorization(options: AuthorizationOptions): Filter {
+  const access = Object.freeze({ authorizer: options.authorizer, ruleResolver: options.ruleResolver });
+  return async function authorizationFilter(ctx, next) {
+    const user = ctx.state.user;
+    if (user === undefined) throw internalError('no user on the request');
+    const query = new URLSearchParams(ctx.querystring);
+    const info = (ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, query));
+    const attributes: AuthorizationAttributes = requestAttributes(user, info, ctx.method, query);
+    const result = options.authorizer.authorize(attributes);
+    if (result.decision !== 'allow') throw forbiddenError(attributes, result.reason);
+    ctx.state.access = access;
+    await next();
+  };
+}
