@@ -63,10 +63,7 @@ export interface StartOptions {
   readonly build?: BuildInfo;
   /** The API handler after authentication; default: none (every API path is 404). */
   readonly api?: Filter;
-  /**
-   * Decides impersonation (and authorization once that filter exists). Default, until `--authorization-mode`
-   * is wired: allow everything, as the server has behaved so far (any authenticated caller may impersonate).
-   */
+  /** Replaces the authorizer of every request and of impersonation; default: `--authorization-mode`'s. */
   readonly authorizer?: Authorizer;
 }
 
