@@ -87,6 +87,26 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'requestheader-uid-headers', type: 'list', default: '', arg: 'headers',
     help: 'Request headers to inspect for the user uid; X-Remote-Uid is suggested. Requires the '
       + 'RemoteRequestHeaderUID feature gate.' },
+  { name: 'client-ca-file', type: 'string', default: '', arg: 'path',
+    help: 'PEM bundle of CAs verifying client certificates: a request with a certificate it verifies (client '
+      + 'auth usage, valid now) is authenticated as the subject CN, with the subject O values as groups; an '
+      + 'unverifiable certificate is 401. Keep it apart from the serving CA and --requestheader-client-ca-file.' },
+  { name: 'service-account-key-file', type: 'list', default: '', arg: 'path', repeatable: true,
+    help: 'PEM file of keys verifying service account tokens (RSA or ECDSA public keys, private keys or '
+      + 'certificates; repeatable). The signing key is always accepted too. Without this flag and '
+      + '--service-account-signing-key-file, an RSA key is generated once into <data-dir>/pki/sa.key.' },
+  { name: 'service-account-signing-key-file', type: 'string', default: '', arg: 'path',
+    help: 'PEM private key (RSA or ECDSA) signing the service account tokens the TokenRequest API issues. '
+      + 'Default: the generated <data-dir>/pki/sa.key.' },
+  { name: 'service-account-issuer', type: 'list', default: '', arg: 'url', repeatable: true,
+    help: 'The issuer (iss) of service account tokens; repeatable: the first one issues, all of them are '
+      + 'accepted (rotation). Default https://kubernetes.default.svc.cluster.local. Issuer discovery '
+      + '(/.well-known/openid-configuration, /openid/v1/jwks) is served when the first one is an https URL.' },
+  { name: 'service-account-jwks-uri', type: 'string', default: '', arg: 'url',
+    help: 'The jwks_uri of the issuer discovery document. Default https://<the server address>/openid/v1/jwks.' },
+  { name: 'api-audiences', type: 'list', default: '', arg: 'audiences',
+    help: 'Audiences of the API: service account tokens must name one of them, and a TokenRequest without '
+      + 'audiences gets these. Default: the first --service-account-issuer.' },
   // Storage
   { name: 'storage', type: 'enum', default: '', values: ['memory', 'etcd'], arg: 'backend',
     help: 'Storage backend: memory (embedded, durable in --data-dir) or etcd. Defaults to etcd when '

@@ -25,6 +25,29 @@ export interface RequestHeaderConfig {
   readonly uidHeaders: readonly string[];
 }
 
+/** `--service-account-*` and `--api-audiences`. */
+export interface ServiceAccountConfig {
+  /** `--service-account-key-file` (absolute); empty with no signing key file: the generated key. */
+  readonly keyFiles: readonly string[];
+  /** `--service-account-signing-key-file` (absolute); undefined: the generated key. */
+  readonly signingKeyFile?: string;
+  /** `--service-account-issuer`, not empty: the first one issues. */
+  readonly issuers: readonly string[];
+  /** `--service-account-jwks-uri`. */
+  readonly jwksUri?: string;
+  /** `--api-audiences`; default the first issuer. */
+  readonly apiAudiences: readonly string[];
+}
+
+/** kube's in-cluster issuer, the default of `--service-account-issuer`. */
+export const defaultServiceAccountIssuer = 'https://kubernetes.default.svc.cluster.local';
+
+export const defaultServiceAccounts: ServiceAccountConfig = Object.freeze({
+  keyFiles: [],
+  issuers: [defaultServiceAccountIssuer],
+  apiAudiences: [defaultServiceAccountIssuer],
+});
+
 /** What the server is started with: validated, typed, with absolute paths. Built from flags by `buildConfig`. */
 export interface ServerConfig {
   readonly bindAddress: string;
@@ -44,6 +67,10 @@ export interface ServerConfig {
   readonly enableBootstrapTokenAuth?: boolean;
   /** The authenticating proxy; undefined without `--requestheader-client-ca-file`. */
   readonly requestHeader?: RequestHeaderConfig;
+  /** `--client-ca-file` (absolute); undefined: no x509 client certificate authentication. */
+  readonly clientCaFile?: string;
+  /** Service account tokens: keys, issuers, audiences. Default: `defaultServiceAccounts`. */
+  readonly serviceAccounts?: ServiceAccountConfig;
   /** `--authorization-mode`, checked; undefined: `['RBAC']`. */
   readonly authorizationModes?: readonly AuthorizationMode[];
   readonly storage: StorageConfig;
@@ -163,6 +190,8 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
   const tokenAuthFile = flags.string('token-auth-file');
   const requestHeader = requestHeaderConfig(flags, features, cwd);
   const authenticationConfig = flags.string('authentication-config');
+  const clientCaFile = flags.string('client-ca-file');
+  const serviceAccounts = serviceAccountConfig(flags, cwd);
   const authorizationModes = flags.list('authorization-mode');
   const modesProblem = checkAuthorizationModes(authorizationModes);
   if (modesProblem !== undefined) throw new FlagError(`invalid value "${authorizationModes.join(',')}" for flag --authorization-mode: ${modesProblem}`);
@@ -178,6 +207,8 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     ...(authenticationConfig === undefined ? {} : { authenticationConfigFile: resolve(cwd, authenticationConfig) }),
     enableBootstrapTokenAuth: flags.bool('enable-bootstrap-token-auth'),
     ...(requestHeader === undefined ? {} : { requestHeader }),
+    ...(clientCaFile === undefined ? {} : { clientCaFile: resolve(cwd, clientCaFile) }),
+    serviceAccounts,
     authorizationModes: authorizationModes as AuthorizationMode[],
     storage: backend === 'etcd' ? { backend: 'etcd', endpoints } : { backend: 'memory' },
     storagePrefix,
@@ -193,6 +224,33 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     requestTimeoutMs,
     shutdownDelayMs: flags.duration('shutdown-delay-duration'),
     shutdownTimeoutMs: flags.duration('shutdown-timeout'),
+  };
+}
+
+/**
+ * `--service-account-*` and `--api-audiences`, as kube reads them: the issuers default to kube's in-cluster
+ * one, the audiences to the first issuer; an issuer with a colon must be a URL.
+ */
+function serviceAccountConfig(flags: ParsedFlags, cwd: string): ServiceAccountConfig {
+  const issuers = flags.list('service-account-issuer');
+  for (const iss of issuers) {
+    if (!iss.includes(':')) continue;
+    try {
+      new URL(iss);
+    } catch {
+      throw new FlagError(`invalid value "${iss}" for flag --service-account-issuer: must be a URL when it contains a colon`);
+    }
+  }
+  const effective = issuers.length > 0 ? issuers : defaultServiceAccounts.issuers;
+  const audiences = flags.list('api-audiences');
+  const signingKeyFile = flags.string('service-account-signing-key-file');
+  const jwksUri = flags.string('service-account-jwks-uri');
+  return {
+    keyFiles: flags.list('service-account-key-file').map((f) => resolve(cwd, f)),
+    ...(signingKeyFile === undefined ? {} : { signingKeyFile: resolve(cwd, signingKeyFile) }),
+    issuers: effective,
+    ...(jwksUri === undefined ? {} : { jwksUri }),
+    apiAudiences: audiences.length > 0 ? audiences : [effective[0]!],
   };
 }
 

@@ -15,6 +15,13 @@ import { loadAuthenticationConfig } from '../auth/authentication-config.js';
 import { bootstrapTokenAuthenticator, cachedSecrets } from '../auth/bootstrap-token.js';
 import { bootstrapTokenSecretType } from '../auth/bootstrap-token-secret.js';
 import { requestHeaderAuthenticator } from '../auth/request-header.js';
+import { x509Authenticator } from '../auth/x509-authenticator.js';
+import { loadServiceAccountKeys } from '../auth/service-account/service-account-keys.js';
+import { tokenIssuer } from '../auth/service-account/token-issuer.js';
+import { serviceAccountTokenAuthenticator } from '../auth/service-account/token-authenticator.js';
+import { cachedLookup } from '../auth/service-account/cached-lookup.js';
+import { oidcDiscoveryEndpoints } from '../endpoints/oidc-discovery.js';
+import { defaultServiceAccounts } from '../config/server-config.js';
 import { startTokenCleaner } from '../controllers/tokencleaner/token-cleaner.js';
 import { readFile } from 'node:fs/promises';
 import { staticTokenAuthenticator, type TokenAuthenticator } from '../auth/token-authenticator.js';
@@ -143,6 +150,15 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       requestAuthenticators.push(requestHeaderAuthenticator({ ...rh, caPem }));
       clientCaPems.push(caPem);
     }
+    if (config.clientCaFile !== undefined) {
+      const caPem = await readFile(config.clientCaFile, 'utf8');
+      requestAuthenticators.push(x509Authenticator({ caPem, onRejected: (reason) => logger.debug({ reason }, 'client certificate rejected') }));
+      clientCaPems.push(caPem);
+    }
+    // Service account tokens: signed with the signing key under the first issuer, verified with every key.
+    const saConfig = config.serviceAccounts ?? defaultServiceAccounts;
+    const saKeys = await loadServiceAccountKeys(saConfig, config.dataDir);
+    const saIssuer = tokenIssuer({ issuer: saConfig.issuers[0]!, apiAudiences: saConfig.apiAudiences, key: saKeys.signingKey });
     const tokenAuthenticators: BearerTokenAuthenticator[] = [tokens];
 
     let store = options.store;
@@ -180,8 +196,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const authorizer = options.authorizer ?? buildAuthorizer(authorizationModes, rbacIndex);
     // What the review APIs (TokenReview, the access reviews) answer with: this server's own authorizer,
     // token authenticators (the list grows below with bootstrap tokens) and rules (none listable yet).
-    const services: ServerServices = { authorizer, rules: unlistableRules, tokenAuthenticators, apiAudiences: [] };
+    const services: ServerServices = { authorizer, rules: unlistableRules, tokenAuthenticators, apiAudiences: saConfig.apiAudiences, serviceAccountTokens: saIssuer };
     let api = options.api;
+    /** host:port of this server (the issuer discovery jwks_uri default), known once it listens. */
+    let externalHost = '';
     if (api === undefined) {
       const cacheLogger = logger.child({ component: 'watch-cache' });
       const served = apiEndpoints({
@@ -219,6 +237,26 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         rbacFed = true;
       }
       const secrets = served.resources.lookup('', 'v1', 'secrets');
+      const serviceAccounts = served.resources.lookup('', 'v1', 'serviceaccounts');
+      if (serviceAccounts !== undefined) {
+        // After static tokens, before bootstrap tokens (kube's order).
+        const lookupOf = (resource: string) => {
+          const r = served.resources.lookup('', 'v1', resource);
+          return r === undefined ? undefined : cachedLookup(r.registry);
+        };
+        const pods = lookupOf('pods');
+        const nodes = lookupOf('nodes');
+        tokenAuthenticators.push(serviceAccountTokenAuthenticator({
+          issuers: saConfig.issuers,
+          keys: saKeys.verificationKeys,
+          apiAudiences: saConfig.apiAudiences,
+          serviceAccounts: cachedLookup(serviceAccounts.registry),
+          ...(secrets === undefined ? {} : { secrets: cachedLookup(secrets.registry) }),
+          ...(pods === undefined ? {} : { pods }),
+          ...(nodes === undefined ? {} : { nodes }),
+          onRejected: (reason) => logger.debug({ reason }, 'service account token rejected'),
+        }));
+      }
       if (config.enableBootstrapTokenAuth === true && secrets !== undefined) {
         tokenAuthenticators.push(bootstrapTokenAuthenticator({
           secretType: bootstrapTokenSecretType(names),
@@ -227,6 +265,17 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         }));
       }
       api = served.filter;
+      const oidc = oidcDiscoveryEndpoints({
+        issuer: saConfig.issuers[0]!,
+        ...(saConfig.jwksUri === undefined ? {} : { jwksUri: saConfig.jwksUri }),
+        externalAddress: () => externalHost,
+        keys: saKeys.verificationKeys,
+      });
+      if (typeof oidc === 'string') logger.info(oidc);
+      else {
+        const resources = api;
+        api = (ctx, next) => oidc(ctx, () => resources(ctx, next));
+      }
 
       // In-server controllers run on one replica at a time (DESIGN.md invariant 11).
       const elector = startLeaderElection({
@@ -327,6 +376,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     });
     const port = (server.address() as AddressInfo).port;
     const url = localServerUrl(config.bindAddress, port);
+    externalHost = new URL(url).host;
 
     let kubeconfigPath: string | undefined;
     if (adminToken !== undefined) {
