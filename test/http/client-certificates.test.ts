@@ -7,7 +7,7 @@
  * tokens working; a verified certificate without a CN has no opinion. Certificates are made in the test
  * with @peculiar/x509.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type webcrypto } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
@@ -15,7 +15,8 @@ import type { RunningServer } from '../../apiserver/server/start-server.js';
 import { subtle, x509 } from '../../apiserver/tls/crypto-provider.js';
 import { startTestServer, stopAll, tempDir } from '../server/helpers.js';
 
-type Keys = CryptoKeyPair;
+type Keys = webcrypto.CryptoKeyPair;
+type CryptoKey = webcrypto.CryptoKey;
 interface Issued {
   readonly certPem: string;
   readonly keyPem: string;

@@ -6,8 +6,8 @@ import { parseSigningKey, type SigningKey } from './keys.js';
 import { serviceAccountTokenAuthenticator, type ServiceAccountTokenOptions } from './token-authenticator.js';
 import { tokenIssuer, type TokenIssueRequest } from './token-issuer.js';
 
-const pem = (type: 'rsa' | 'ec', curve?: string): string =>
-  generateKeyPairSync(type as 'rsa', (type === 'rsa' ? { modulusLength: 2048 } : { namedCurve: curve }) as never)
+const pem = (type: 'rsa' | 'ec', curve = 'prime256v1'): string =>
+  (type === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: curve }))
     .privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 const rsa = parseSigningKey(pem('rsa'), 'rsa');
