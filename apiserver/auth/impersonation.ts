@@ -18,7 +18,8 @@
  *   uid                                  uids              authentication.<domain>
  *
  * Checks run in that order (user, groups, extras in header order, uid); the first refusal is a 403 naming
- * what was refused, in kube's wording. The impersonated user gets only what was asked for, plus:
+ * what was refused, in kube's wording (authorization/forbidden.ts: `users "bob" is forbidden: User "alice"
+ * cannot impersonate resource "users" in API group "" at the cluster scope`). The impersonated user gets only what was asked for, plus:
  * - a service account without Impersonate-Group gets `system:serviceaccounts` and
  *   `system:serviceaccounts:<ns>`;
  * - `system:authenticated`, unless the groups already hold it or `system:unauthenticated`; for
@@ -29,8 +30,8 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { AuthorizationAttributes, Authorizer } from '../authorization/authorizer.js';
+import { forbiddenError } from '../authorization/forbidden.js';
 import { badRequest } from '../errors/constructors.js';
-import { StatusError } from '../errors/status-error.js';
 import type { Naming } from '../naming/naming.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../validation/names.js';
 import { anonymousUser, authenticatedGroup, unauthenticatedGroup, type UserInfo } from './user-info.js';
@@ -84,8 +85,8 @@ export function impersonationRequests(headers: DistinctHeaders, naming: Naming):
 
 /**
  * Authorizes each request for `requestor` (throws kube's Forbidden at the first refusal) and returns the
- * user to act as. `groupsSpecified`: Impersonate-Group was sent at all (even with empty values), which
- * makes the given groups the whole list for a service account.
+ * user to act as. Any Group request (Impersonate-Group sent at all, even with an empty value) makes the
+ * given groups the whole list for a service account.
  */
 export function impersonate(
   requestor: UserInfo,
@@ -101,7 +102,7 @@ export function impersonate(
   for (const r of requests) {
     const attributes = checkAttributes(requestor, r, naming);
     const result = authorizer.authorize(attributes);
-    if (result.decision !== 'allow') throw forbiddenImpersonation(attributes, result.reason);
+    if (result.decision !== 'allow') throw forbiddenError(attributes, result.reason);
     switch (r.kind) {
       case 'User':
         name = r.name;
@@ -180,25 +181,6 @@ function checkAttributes(user: UserInfo, r: ImpersonationRequest, naming: Naming
 }
 
 /**
- * 403 as kube's responsewriters.Forbidden: `<resource>[.<group>] "<name>" is forbidden: User "<caller>"
- * cannot impersonate resource "<resource>[/<subresource>]" in API group "<group>" at the cluster scope`
- * (`in the namespace "<ns>"` for a service account), `: <reason>` appended when the authorizer gave one.
- */
-export function forbiddenImpersonation(a: AuthorizationAttributes, reason: string): StatusError {
-  const resource = a.subresource === '' ? a.resource : `${a.resource}/${a.subresource}`;
-  const scope = a.namespace === '' ? 'at the cluster scope' : `in the namespace ${goQuote(a.namespace)}`;
-  let detail = `User ${goQuote(a.user.name)} cannot ${a.verb} resource ${goQuote(resource)} in API group ${goQuote(a.apiGroup)} ${scope}`;
-  if (reason !== '') detail += `: ${reason}`;
-  const qualified = a.apiGroup === '' ? a.resource : `${a.resource}.${a.apiGroup}`;
-  const what = a.name === '' ? qualified : `${qualified} ${goQuote(a.name)}`;
-  return new StatusError('Forbidden', `${what} is forbidden: ${detail}`, {
-    ...(a.name === '' ? {} : { name: a.name }),
-    group: a.apiGroup,
-    kind: a.resource,
-  });
-}
-
-/**
  * `system:serviceaccount:<namespace>:<name>` split as kube's serviceaccount.SplitUsername: exactly two parts,
  * the namespace a DNS label and the name a DNS subdomain; anything else is an ordinary user name.
  */
@@ -231,7 +213,6 @@ function unescapeExtraKey(encoded: string): string {
 
 /** A header value as Node gives it (latin1, one char per byte) read as the UTF-8 it was sent in. */
 function bytesAsUtf8(value: string): string {
-  // eslint-disable-next-line no-control-regex
   return /[^\x00-\x7f]/.test(value) ? Buffer.from(value, 'latin1').toString('utf8') : value;
 }
 
@@ -258,27 +239,4 @@ function formatRequests(requests: readonly ImpersonationRequest[], naming: Namin
     }
   });
   return `[${refs.join(' ')}]`;
-}
-
-/**
- * Go's `%q` (strconv.Quote) for the strings a header can carry: `"` and `\` escaped, control characters as
- * `\t`/`\xNN`, C1 controls as `\u00NN`; printable Unicode kept as is.
- */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (c === 0x07) out += '\\a';
-    else if (c === 0x08) out += '\\b';
-    else if (c === 0x0c) out += '\\f';
-    else if (c === 0x0a) out += '\\n';
-    else if (c === 0x0d) out += '\\r';
-    else if (c === 0x09) out += '\\t';
-    else if (c === 0x0b) out += '\\v';
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else if (c >= 0x80 && c < 0xa0) out += `\\u${c.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
 }
