@@ -6,6 +6,7 @@
  * Modes: `RBAC` (the default here, so a fresh server is secure), `AlwaysAllow`, `AlwaysDeny`, each at most
  * once. Kubernetes' other modes (`Node`, `ABAC`, `Webhook`) are refused at start-up.
  */
+import { allowAllRules, denyAllRules, policyRulesResolver, unionRulesResolver, type RulesResolver } from './rules.js';
 import type { Authorizer } from './authorizer.js';
 import { unionAuthorizer } from './authorizer.js';
 import { rbacAuthorizer } from './rbac-authorizer.js';
@@ -48,3 +49,14 @@ export function buildAuthorizer(modes: readonly AuthorizationMode[], rbac: RbacI
   return unionAuthorizer(authorizers);
 }
 
+
+/** What SelfSubjectRulesReview lists for `modes`, in the same order as the authorizers. */
+export function buildRulesResolver(modes: readonly AuthorizationMode[], rbac: RbacIndex | undefined): RulesResolver {
+  const resolvers: RulesResolver[] = [];
+  for (const m of modes) {
+    if (m === 'AlwaysAllow') resolvers.push(allowAllRules);
+    else if (m === 'AlwaysDeny') resolvers.push(denyAllRules);
+    else if (rbac !== undefined) resolvers.push(policyRulesResolver(rbac));
+  }
+  return resolvers.length === 1 ? resolvers[0]! : unionRulesResolver(resolvers);
+}

@@ -43,7 +43,7 @@ import { naming } from '../naming/naming.js';
 import { bootstrapNamespaces } from '../registry/bootstrap-namespaces.js';
 import { reconcileBootstrapPolicy } from '../registry/kinds/rbac/bootstrap-reconcile.js';
 import { bootstrapPolicy } from '../registry/kinds/rbac/bootstrap-policy.js';
-import { buildAuthorizer, DEFAULT_AUTHORIZATION_MODES } from '../authorization/authorization-modes.js';
+import { buildAuthorizer, buildRulesResolver, DEFAULT_AUTHORIZATION_MODES } from '../authorization/authorization-modes.js';
 import { RbacIndex } from '../authorization/rbac-index.js';
 import { startRbacFeed } from '../authorization/rbac-feed.js';
 import { rbacSourcesOf, seedIndex } from '../authorization/rbac-sources.js';
@@ -195,8 +195,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     let rbacFed = false;
     const authorizer = options.authorizer ?? buildAuthorizer(authorizationModes, rbacIndex);
     // What the review APIs (TokenReview, the access reviews) answer with: this server's own authorizer,
-    // token authenticators (the list grows below with bootstrap tokens) and rules (none listable yet).
-    const services: ServerServices = { authorizer, rules: unlistableRules, tokenAuthenticators, apiAudiences: saConfig.apiAudiences, serviceAccountTokens: saIssuer };
+    // token authenticators (the list grows below with bootstrap tokens) and rules listing. A server given its
+    // own authorizer cannot list its rules.
+    const rules = options.authorizer === undefined ? buildRulesResolver(authorizationModes, rbacIndex) : unlistableRules;
+    const services: ServerServices = { authorizer, rules, tokenAuthenticators, apiAudiences: saConfig.apiAudiences, serviceAccountTokens: saIssuer };
     let api = options.api;
     /** host:port of this server (the issuer discovery jwks_uri default), known once it listens. */
     let externalHost = '';

@@ -198,3 +198,20 @@ describe('escalation and bind prevention', () => {
     expect((await outcome(bob('POST', bindings, { body: binding('to-admin', 'ClusterRole', 'admin', 'carol') })))[0]).toBe(403);
   });
 });
+
+describe('SelfSubjectRulesReview lists what RBAC grants', () => {
+  it('bob sees his Role\'s rules in his namespace and only the cluster-wide ones elsewhere', async () => {
+    const review = async (namespace: string) =>
+      (await must(bob('POST', '/apis/authorization.platform.io/v1/selfsubjectrulesreviews', { body: { spec: { namespace } } }), 201)).json().status;
+    const inNs = await review(ns);
+    expect(inNs.incomplete).toBe(false);
+    expect(inNs.resourceRules).toContainEqual({ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'] });
+    expect(inNs.resourceRules).toContainEqual({ verbs: ['watch', 'update'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['named'] });
+    expect(inNs.nonResourceRules).toContainEqual({ verbs: ['get'], nonResourceURLs: ['/metrics'] });
+    const elsewhere = await review(other);
+    expect(elsewhere.resourceRules).not.toContainEqual(expect.objectContaining({ resources: ['configmaps'] }));
+    expect(elsewhere.nonResourceRules).toContainEqual({ verbs: ['get'], nonResourceURLs: ['/metrics'] });
+    // system:basic-user, bound to every authenticated user by the bootstrap policy, lets bob ask.
+    expect(elsewhere.resourceRules).toContainEqual(expect.objectContaining({ verbs: ['create'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] }));
+  });
+});
