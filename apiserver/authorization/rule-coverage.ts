@@ -11,7 +11,7 @@
 import { listOf, type PolicyRule } from './rbac-types.js';
 import { API_GROUP_ALL, nonResourcePathMatches, RESOURCE_ALL, VERB_ALL } from './rule-matching.js';
 
-interface SubRule {
+export interface SubRule {
   readonly apiGroups: readonly string[];
   readonly resources: readonly string[];
   readonly verbs: readonly string[];
@@ -56,19 +56,24 @@ function urlsCovered(held: readonly string[], wanted: readonly string[]): boolea
   return wanted.every((path) => held.some((owner) => owner === path || (owner.endsWith('*') && nonResourcePathMatches(owner, path))));
 }
 
-function ruleCovers(owner: PolicyRule, sub: SubRule): boolean {
+/** Whether the single rule `owner` covers `sub` (normally one broken-down rule). */
+export function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   const verbs = listOf(owner.verbs);
   const groups = listOf(owner.apiGroups);
   const ownerNames = listOf(owner.resourceNames);
-  const namesOk = sub.resourceNames.length === 0 ? ownerNames.length === 0 : ownerNames.length === 0 || hasAll(ownerNames, sub.resourceNames);
-  return (verbs.includes(VERB_ALL) || hasAll(verbs, sub.verbs))
-    && (groups.includes(API_GROUP_ALL) || hasAll(groups, sub.apiGroups))
-    && resourcesCovered(listOf(owner.resources), sub.resources)
-    && urlsCovered(listOf(owner.nonResourceURLs), sub.nonResourceURLs)
+  const subNames = listOf(sub.resourceNames);
+  const namesOk = subNames.length === 0 ? ownerNames.length === 0 : ownerNames.length === 0 || hasAll(ownerNames, subNames);
+  return (verbs.includes(VERB_ALL) || hasAll(verbs, listOf(sub.verbs)))
+    && (groups.includes(API_GROUP_ALL) || hasAll(groups, listOf(sub.apiGroups)))
+    && resourcesCovered(listOf(owner.resources), listOf(sub.resources))
+    && urlsCovered(listOf(owner.nonResourceURLs), listOf(sub.nonResourceURLs))
     && namesOk;
 }
 
-/** The broken-down rules of `wanted` that no rule of `held` covers (empty: covered). */
+/**
+ * The broken-down rules of `wanted` that no rule of `held` covers (empty: covered). Used for escalation
+ * checks and by the bootstrap policy reconciler, which adds them to an auto-updated role.
+ */
 export function uncoveredRules(held: readonly PolicyRule[], wanted: readonly PolicyRule[]): SubRule[] {
   const missing: SubRule[] = [];
   for (const rule of wanted) {

@@ -16,7 +16,7 @@
 import type { KubeObject } from '../../../api/object.js';
 import { authenticatedGroup, mastersGroup, unauthenticatedGroup } from '../../../auth/user-info.js';
 import type { Naming } from '../../../naming/naming.js';
-import type { PolicyRule } from './policy-rule-covers.js';
+import type { PolicyRule } from '../../../authorization/rbac-types.js';
 import { aggregateLabel, autoupdateAnnotation, bootstrappingLabel, rbacGroup } from './rbac-names.js';
 
 export interface BootstrapPolicy {

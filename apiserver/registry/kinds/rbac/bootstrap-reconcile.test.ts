@@ -18,7 +18,7 @@ import { bootstrapPolicy } from './bootstrap-policy.js';
 import { reconcileBootstrapPolicy } from './bootstrap-reconcile.js';
 import { clusterRoleBindings } from './clusterrolebinding.js';
 import { clusterRoles } from './clusterrole.js';
-import { breakdownRule, ruleCovers, uncoveredRules } from './policy-rule-covers.js';
+import { breakdownRule, ruleCovers, uncoveredRules } from '../../../authorization/rule-coverage.js';
 
 const names = naming('k8s.io');
 const GROUP = 'rbac.authorization.k8s.io';
@@ -91,8 +91,8 @@ describe('the policy', () => {
 describe('coverage', () => {
   test('breakdown: verb x group x resource x name, then URL x verb', () => {
     expect(breakdownRule({ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] })).toEqual([
-      { verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] },
-      { verbs: ['list'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] },
+      { verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'], nonResourceURLs: [] },
+      { verbs: ['list'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'], nonResourceURLs: [] },
     ]);
     expect(breakdownRule({ verbs: ['get'], nonResourceURLs: ['/a', '/b'] })).toHaveLength(2);
   });
@@ -107,7 +107,7 @@ describe('coverage', () => {
     expect(ruleCovers({ verbs: ['get'], nonResourceURLs: ['/apis/*'] }, { verbs: ['get'], nonResourceURLs: ['/apis/apps'] })).toBe(true);
     expect(ruleCovers({ verbs: ['get'], nonResourceURLs: ['/apis'] }, { verbs: ['get'], nonResourceURLs: ['/apis/apps'] })).toBe(false);
     expect(uncoveredRules([{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }], [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }])).toEqual([
-      { verbs: ['list'], apiGroups: [''], resources: ['pods'] },
+      { verbs: ['list'], apiGroups: [''], resources: ['pods'], resourceNames: [], nonResourceURLs: [] },
     ]);
   });
 });

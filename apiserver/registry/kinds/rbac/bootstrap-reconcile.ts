@@ -22,7 +22,8 @@ import { StatusError } from '../../../errors/status-error.js';
 import type { Naming } from '../../../naming/naming.js';
 import type { GenericRegistry } from '../../generic/generic-registry.js';
 import { bootstrapPolicy, type BootstrapPolicy } from './bootstrap-policy.js';
-import { uncoveredRules, type PolicyRule } from './policy-rule-covers.js';
+import type { PolicyRule } from '../../../authorization/rbac-types.js';
+import { uncoveredRules, type SubRule } from '../../../authorization/rule-coverage.js';
 import { autoupdateAnnotation, rbacGroup } from './rbac-names.js';
 
 export interface ReconcileOptions {
@@ -74,12 +75,19 @@ const selectorsOf = (obj: KubeObject): unknown[] => {
   return rule === undefined || rule === null ? [] : (rule.clusterRoleSelectors ?? []);
 };
 
+/** A broken-down rule as stored: empty lists left out, as Go's `omitempty` writes the rule. */
+function withoutEmptyLists(r: SubRule): PolicyRule {
+  const out: Record<string, readonly string[]> = {};
+  for (const [k, v] of Object.entries(r) as [string, readonly string[]][]) if (v.length > 0 || k === 'verbs') out[k] = v;
+  return out as unknown as PolicyRule;
+}
+
 function planRole(existing: KubeObject, expected: KubeObject): Plan {
   const { object, changed: metaChanged } = withMetadata(existing, expected);
   let changed = metaChanged;
   const missingRules = uncoveredRules(rulesOf(existing), rulesOf(expected));
   if (missingRules.length > 0) {
-    object.rules = [...rulesOf(existing), ...missingRules];
+    object.rules = [...rulesOf(existing), ...missingRules.map(withoutEmptyLists)];
     changed = true;
   }
   const hasAggregation = existing.aggregationRule !== undefined && existing.aggregationRule !== null;
