@@ -7,14 +7,16 @@ import type { IncomingMessage } from 'node:http';
 import { InvalidCredentials, type BearerTokenAuthenticator, type RequestAuthenticator } from './authenticator.js';
 
 /**
- * The bearer token of `Authorization: Bearer <token>` (scheme case-insensitive), or undefined when the
- * request carries none (no header, another scheme, an empty token): as in Kubernetes, that is "no
- * credentials", not a failure.
+ * The bearer token of `Authorization: Bearer <token>`, read as kube-apiserver reads it: the header split
+ * on single spaces into at most three parts, the scheme case-insensitive, the token the second part
+ * (anything after it ignored). Undefined when the request carries none (no header, another scheme, an
+ * empty token): as in Kubernetes, that is "no credentials", not a failure.
  */
 export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
-  const m = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
-  return m?.[1];
+  const parts = header.trim().split(' ', 3);
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer' || parts[1] === '') return undefined;
+  return parts[1];
 }
 
 export function bearerTokenAuthenticator(tokens: readonly BearerTokenAuthenticator[]): RequestAuthenticator {

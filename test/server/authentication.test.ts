@@ -57,6 +57,9 @@ describe('token file parsing', () => {
     expect(bearerToken('bearer abc ')).toBe('abc');
     expect(bearerToken('Basic YTpi')).toBeUndefined();
     expect(bearerToken('Bearer ')).toBeUndefined();
+    // kube splits on single spaces (at most three parts) and takes the second.
+    expect(bearerToken('Bearer abc def')).toBe('abc');
+    expect(bearerToken('Bearer  abc')).toBeUndefined();
     expect(bearerToken(undefined)).toBeUndefined();
   });
 });
