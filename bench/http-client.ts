@@ -24,6 +24,7 @@ export interface BenchClient {
 export interface BenchClientOptions {
   /** `https://127.0.0.1:<port>`: anything but loopback is refused. */
   readonly url: string;
+  /** The bearer token; '' sends no Authorization header (an anonymous client). */
   readonly token: string;
   readonly caPem: string;
   /** Sockets kept open: the highest concurrency the bench uses. */
@@ -39,11 +40,12 @@ export function benchClient(options: BenchClientOptions): BenchClient {
   }
   const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, ca: options.caPem });
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const authorization = `Bearer ${options.token}`;
+  const authorization = options.token === '' ? undefined : `Bearer ${options.token}`;
 
   const call = (method: string, path: string, expect: number, body?: Buffer, extra?: Readonly<Record<string, string>>): Promise<HttpResponse> =>
     new Promise<HttpResponse>((resolve, reject) => {
-      const headers: Record<string, string | number> = { Authorization: authorization, Accept: 'application/json' };
+      const headers: Record<string, string | number> = { Accept: 'application/json' };
+      if (authorization !== undefined) headers.Authorization = authorization;
       if (body !== undefined) {
         headers['Content-Type'] = 'application/json';
         headers['Content-Length'] = body.length;

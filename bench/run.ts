@@ -2,14 +2,15 @@
  * `make bench`: runs every benchmark part and prints one markdown report (machine, command, tables) to
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
- *   --only=<part,...>   run only these parts (store, http, cache, patch, media)
+ *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
- *   --server=dist|tsx   how parts http, cache, patch and media run the server process: the build in dist/ (compiled first; the
+ *   --server=dist|tsx   how parts http, cache, patch, media and auth run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
  */
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
+import { benchAuth } from './auth.js';
 import { benchHttp } from './http.js';
 import { benchMedia } from './media.js';
 import { benchPatch } from './patch.js';
@@ -28,6 +29,7 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   cache: ({ scale, server }) => benchCache({ scale, server }),
   patch: ({ scale, server }) => benchPatch({ scale, server }),
   media: ({ scale, server }) => benchMedia({ scale, server }),
+  auth: ({ scale, server }) => benchAuth({ scale, server }),
 };
 
 function etcdVersion(): string {

@@ -49,6 +49,12 @@ export interface StartServerProcessOptions {
   readonly args?: readonly string[];
   /** Start-up deadline. Default 60 s. */
   readonly timeoutMs?: number;
+  /**
+   * The admin's bearer token when `args` give the server its tokens (`--token-auth-file`: no admin token
+   * is generated then, and the URL is read from the log's "serving" line). Default: the generated
+   * `<data-dir>/admin.token`.
+   */
+  readonly token?: string;
 }
 
 /** Starts the server and resolves once it serves `/readyz` with 200. */
@@ -85,37 +91,56 @@ export async function startServerProcess(options: StartServerProcessOptions): Pr
     })();
     return stopping;
   };
-  const logTail = (): string => {
+  const logText = (): string => {
     try {
-      return readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n');
+      return readFileSync(logFile, 'utf8');
     } catch {
-      return '(no log)';
+      return '';
     }
   };
+  const logTail = (): string => logText().split('\n').slice(-15).join('\n') || '(no log)';
 
   try {
     const deadline = Date.now() + (options.timeoutMs ?? 60_000);
     let stdout = '';
     const port = await new Promise<number>((resolvePort, reject) => {
-      const timer = setTimeout(() => reject(new Error('the server did not print its URL in time')), Math.max(0, deadline - Date.now()));
+      let poll: NodeJS.Timeout | undefined;
+      const done = (): void => {
+        clearTimeout(timer);
+        clearInterval(poll);
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error('the server did not print its URL in time'));
+      }, Math.max(0, deadline - Date.now()));
       child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
         const m = /Serving on https:\/\/127\.0\.0\.1:(\d+)/.exec(stdout);
         if (m !== null) {
-          clearTimeout(timer);
+          done();
           resolvePort(Number(m[1]));
         }
       });
+      if (options.token !== undefined) {
+        // With its own tokens the server prints no kubeconfig hint: its URL is in the "serving" log line.
+        poll = setInterval(() => {
+          const m = /"url":"https:\/\/127\.0\.0\.1:(\d+)"[^\n]*"msg":"serving"/.exec(logText());
+          if (m !== null) {
+            done();
+            resolvePort(Number(m[1]));
+          }
+        }, 100);
+      }
       child.once('exit', (code, signal) => {
-        clearTimeout(timer);
+        done();
         reject(new Error(`the server exited during start-up (${code ?? signal})`));
       });
     });
     child.stdout!.resume();
-    const token = readFileSync(join(dataDir, 'admin.token'), 'utf8').trim();
+    const token = options.token ?? readFileSync(join(dataDir, 'admin.token'), 'utf8').trim();
     const caPem = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');
     const url = `https://127.0.0.1:${port}`;
-    await waitReady(url, caPem, deadline);
+    await waitReady(url, caPem, deadline, options.token);
     return { url, token, caPem, pid: child.pid!, stop };
   } catch (err) {
     const message = `${(err as Error).message}; server log:\n${logTail()}`;
@@ -124,12 +149,16 @@ export async function startServerProcess(options: StartServerProcessOptions): Pr
   }
 }
 
-/** Polls `/readyz` (public path) until it answers 200 or the deadline passes. */
-async function waitReady(url: string, caPem: string, deadline: number): Promise<void> {
+/**
+ * Polls `/readyz` until it answers 200 or the deadline passes: anonymously (a public path), or with `token`
+ * when given (anonymous requests are off under --authorization-mode=AlwaysAllow).
+ */
+async function waitReady(url: string, caPem: string, deadline: number, token?: string): Promise<void> {
   let last = '';
   while (Date.now() < deadline) {
     last = await new Promise<string>((res) => {
-      const req = request(`${url}/readyz`, { ca: caPem, timeout: 2000 }, (r) => {
+      const headers = token === undefined ? {} : { Authorization: `Bearer ${token}` };
+      const req = request(`${url}/readyz`, { ca: caPem, timeout: 2000, headers }, (r) => {
         r.resume();
         r.on('end', () => res(`status ${r.statusCode}`));
       });
