@@ -14,6 +14,7 @@
  *
  * Runs on the leader replica only (leader-election.ts), like the namespace controller.
  */
+import { passLoop } from '../pass-loop.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../../api/object.js';
@@ -92,10 +93,6 @@ export function startClusterRoleAggregation(o: AggregationControllerOptions): Ag
   const resyncMs = o.resyncMs ?? 30_000;
   const rewatchDelayMs = o.rewatchDelayMs ?? 1000;
   const abort = new AbortController();
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
 
   const write = async (name: string, rules: Rule[]): Promise<void> => {
     try {
@@ -115,7 +112,7 @@ export function startClusterRoleAggregation(o: AggregationControllerOptions): Ag
   const pass = async (): Promise<void> => {
     const all = (await registry.list('', {})).items;
     for (const role of all) {
-      if (stopped) return;
+      if (loop.stopped) return;
       const rules = aggregatedRules(role, all);
       if (rules === undefined || sameRules(rulesOf(role), rules)) continue;
       try {
@@ -126,31 +123,13 @@ export function startClusterRoleAggregation(o: AggregationControllerOptions): Ag
     }
   };
 
-  const run = (): void => {
-    if (stopped) return;
-    if (running !== undefined) {
-      again = true;
-      return;
-    }
-    if (timer !== undefined) clearTimeout(timer);
-    running = pass()
-      .catch((err: unknown) => o.onError?.(err))
-      .finally(() => {
-        running = undefined;
-        if (stopped) return;
-        if (again) {
-          again = false;
-          run();
-        } else {
-          timer = setTimeout(run, resyncMs);
-          timer.unref();
-        }
-      });
-  };
+  // `pass` reads `loop.stopped` only when the loop runs it, after this line.
+  const loop = passLoop(pass, resyncMs, o.onError);
+  const run = loop.kick;
 
   /** List, pass, then a pass after every event; again from a fresh list whenever the watch ends. */
   const follow = async (): Promise<void> => {
-    while (!stopped) {
+    while (!loop.stopped) {
       try {
         const list = await registry.list('', {});
         run();
@@ -167,9 +146,9 @@ export function startClusterRoleAggregation(o: AggregationControllerOptions): Ag
           watcher.close();
         }
       } catch (err) {
-        if (!stopped) o.onError?.(err);
+        if (!loop.stopped) o.onError?.(err);
       }
-      if (!stopped) await sleep(rewatchDelayMs, undefined, { signal: abort.signal }).catch(() => undefined);
+      if (!loop.stopped) await sleep(rewatchDelayMs, undefined, { signal: abort.signal }).catch(() => undefined);
     }
   };
   const following = follow();
@@ -177,11 +156,10 @@ export function startClusterRoleAggregation(o: AggregationControllerOptions): Ag
   return {
     kick: run,
     async stop() {
-      stopped = true;
+      const stopping = loop.stop();
       abort.abort();
-      if (timer !== undefined) clearTimeout(timer);
       await following;
-      await running;
+      await stopping;
     },
   };
 }

@@ -13,6 +13,7 @@
  * their finalizers. A problem is recorded when it appears or its message changes, and again at most once
  * per `repeatMs` while it lasts (the recorder aggregates those repeats into one event's count).
  */
+import { passLoop } from '../pass-loop.js';
 import type { KubeObject } from '../../api/object.js';
 import type { ServedResources } from '../../endpoints/resources/served-resources.js';
 import type { EventRecorder } from '../../events/event-recorder.js';
@@ -67,10 +68,6 @@ export function startNamespaceController(o: NamespaceControllerOptions): Namespa
   const repeatMs = o.repeatMs ?? 60_000;
   /** `<namespace>\0<reason>` -> the last message recorded and when. */
   const recorded = new Map<string, { message: string; at: number }>();
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
 
   /** Deletes one batch of every namespaced resource in `ns`; `empty` when nothing is left. */
   const emptyOut = async (ns: string): Promise<ContentState> => {
@@ -120,7 +117,7 @@ export function startNamespaceController(o: NamespaceControllerOptions): Namespa
   const pass = async (): Promise<void> => {
     const list = await namespaces.registry.list('', {});
     for (const ns of list.items) {
-      if (stopped) return;
+      if (loop.stopped) return;
       const name = ns.metadata.name ?? '';
       if (ns.metadata.deletionTimestamp === undefined) continue;
       try {
@@ -137,35 +134,8 @@ export function startNamespaceController(o: NamespaceControllerOptions): Namespa
     }
   };
 
-  const run = (): void => {
-    if (stopped) return;
-    if (running !== undefined) {
-      again = true;
-      return;
-    }
-    if (timer !== undefined) clearTimeout(timer);
-    running = pass()
-      .catch((err: unknown) => o.onError?.(err))
-      .finally(() => {
-        running = undefined;
-        if (stopped) return;
-        if (again) {
-          again = false;
-          run();
-        } else {
-          timer = setTimeout(run, o.intervalMs ?? 1000);
-          timer.unref();
-        }
-      });
-  };
-  run();
-
-  return {
-    kick: run,
-    async stop() {
-      stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      await running;
-    },
-  };
+  // `pass` reads `loop.stopped` only when the loop runs it, after this line.
+  const loop = passLoop(pass, o.intervalMs ?? 1000, o.onError);
+  loop.kick();
+  return { kick: loop.kick, stop: () => loop.stop() };
 }
