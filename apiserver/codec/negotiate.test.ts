@@ -7,6 +7,7 @@ import {
   negotiateResponse,
   notAcceptableError,
   OBJECT_OFFERS,
+  objectOffers,
   resourceConversions,
   responseContentType,
   YAML_OFFER,
@@ -114,5 +115,21 @@ describe('negotiateResponse', () => {
     const e = notAcceptableError(OBJECT_OFFERS);
     expect(e.code).toBe(406);
     expect(e.message).toBe('only the following media types are accepted: application/json, application/yaml');
+  });
+});
+
+describe('objectOffers', () => {
+  const pb = 'application/vnd.kubernetes.protobuf';
+  it('kinds with field numbers answer protobuf under both names; kinds without (custom resources) fall back or 406', () => {
+    const withPb = objectOffers(n, true);
+    expect(withPb.map((o) => o.mediaType)).toEqual(['application/json', 'application/yaml', pb, 'application/vnd.platform.protobuf']);
+    expect(negotiateResponse(`${pb},application/json`, withPb)?.offer.mediaType).toBe(pb);
+    expect(negotiateResponse('application/vnd.platform.protobuf', withPb)?.offer.mediaType).toBe('application/vnd.platform.protobuf');
+    const without = objectOffers(n, false);
+    expect(negotiateResponse(`${pb},application/json`, without)?.offer.mediaType).toBe('application/json');
+    expect(negotiateResponse(pb, without)).toBeUndefined();
+    // k8s.io mode: the domain's name is the Kubernetes one, offered once; CBOR only with its gate.
+    expect(objectOffers(naming('k8s.io'), true, true).map((o) => o.mediaType)).toEqual(['application/json', 'application/yaml', pb, 'application/cbor']);
+    expect(objectOffers(n, true)).toBe(withPb);
   });
 });
