@@ -15,6 +15,8 @@ module.exports = {
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 60000,
+  // dist/ is built once for the tests that run bin/platform-apiserver (never by a test file: see the file).
+  globalSetup: '<rootDir>/test/harness/build-dist.cjs',
   // Each worker starts its own servers and etcd processes; two cores.
   maxWorkers: 2,
 };

@@ -5,9 +5,9 @@
  * `kubectl.kubernetes.io/last-applied-configuration` annotation) for the kinds it compiles in, and `diff`
  * sends the same patch with `dryRun=All`.
  */
-import { buildServer, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
+import { requireBuild, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
-beforeAll(() => buildServer(), 120_000);
+beforeAll(() => requireBuild());
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 

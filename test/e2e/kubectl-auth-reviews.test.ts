@@ -10,9 +10,9 @@
  * Which authorizer answers (allow-all until `--authorization-mode` is wired, RBAC after) does not change
  * these answers for the admin; the rows of `--list` do, so only their shape is asserted.
  */
-import { buildServer, headerLine, parseTable, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
+import { requireBuild, headerLine, parseTable, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
-beforeAll(() => buildServer(), 120_000);
+beforeAll(() => requireBuild());
 
 function ok(res: KubectlResult): string {
   if (res.status !== 0) throw new Error(`kubectl exited ${res.status}: ${res.stderr}${res.stdout}`);

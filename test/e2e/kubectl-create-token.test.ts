@@ -4,9 +4,9 @@
  * then kubectl using that token: `auth whoami` shows the service account, and the token stops working
  * once the account is deleted. Also `--audience`, `--duration` and `--bound-object-kind Secret`.
  */
-import { buildServer, parseTable, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
+import { requireBuild, parseTable, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
-beforeAll(() => buildServer(), 120_000);
+beforeAll(() => requireBuild());
 
 function ok(res: KubectlResult): string {
   if (res.status !== 0) throw new Error(`kubectl exited ${res.status}: ${res.stderr}${res.stdout}`);

@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildServer, kubectlMinor, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
+import { requireBuild, kubectlMinor, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
@@ -127,7 +127,7 @@ const PROTOBUF_DUMP = /Body"? body=<\n\s*00000000 {2}6b 38 73 00 /;
 
 let fixtures: Fixtures;
 beforeAll(() => {
-  buildServer();
+  requireBuild();
   fixtures = makeFixtures();
 }, 120_000);
 afterAll(() => {

@@ -22,10 +22,10 @@
  * as recorders do and describe's selector requires.
  */
 import {
-  buildServer, headerLine, kubectlMinor, parseTable, startApiserver, type KubectlResult, type RunningApiserver,
+  requireBuild, headerLine, kubectlMinor, parseTable, startApiserver, type KubectlResult, type RunningApiserver,
 } from './kubectl-helpers.js';
 
-beforeAll(() => buildServer(), 120_000);
+beforeAll(() => requireBuild());
 
 interface Client {
   /** Short, DNS-safe, part of every name the client creates (names stay unique per server). */

@@ -13,12 +13,12 @@ import { dirname, join, resolve } from 'node:path';
 export const repoRoot = resolve(__dirname, '..', '..');
 const bin = join(repoRoot, 'bin', 'platform-apiserver');
 
-/** Builds dist/ once (as `make build` does); throws with the compiler output when it fails. */
-export function buildServer(): void {
-  const build = spawnSync(join(repoRoot, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: repoRoot, encoding: 'utf8' });
-  if (build.status !== 0 || !existsSync(join(repoRoot, 'dist', 'apiserver', 'main.js'))) {
-    throw new Error(`build failed: ${build.stdout}${build.stderr}`);
-  }
+/**
+ * Throws unless dist/ holds the build. Jest's global set-up (`test/harness/build-dist.cjs`) builds it once per
+ * run; a test file never rebuilds it, since another file's server may be loading it at that moment.
+ */
+export function requireBuild(): void {
+  if (!existsSync(join(repoRoot, 'dist', 'apiserver', 'main.js'))) throw new Error('dist/ is missing: jest global set-up builds it');
 }
 
 /** The kubectl on PATH: a dispatcher that runs `kubectl.1.<server minor>` from its own directory. */

@@ -8,9 +8,9 @@
  * - Any kubectl falls back to v2 when a kind is missing from `/openapi/v3`: kubectl 1.32's `create -f` of an
  *   unknown kind must end with its own "no matches for kind" error, not "failed to download openapi".
  */
-import { buildServer, kubectlMinor, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
+import { requireBuild, kubectlMinor, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
-beforeAll(() => buildServer(), 120_000);
+beforeAll(() => requireBuild());
 
 const PROTOBUF_ACCEPT = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 const PROTOBUF_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';

@@ -9,9 +9,9 @@
  * rows do not apply: can-i needs a SelfSubjectAccessReview, which anonymous may not create (asserted once).
  * Escalation and bind refusals are writes, so they are asserted through `kubectl create --dry-run=server`.
  */
-import { buildServer, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
+import { requireBuild, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
-beforeAll(() => buildServer(), 120_000);
+beforeAll(() => requireBuild());
 
 const RBAC = 'rbac.authorization.k8s.io';
 

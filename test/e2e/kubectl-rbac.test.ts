@@ -12,9 +12,9 @@
  *
  * `auth can-i` and `auth reconcile` are tested with the authorizer, not here.
  */
-import { buildServer, headerLine, parseTable, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
+import { requireBuild, headerLine, parseTable, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
-beforeAll(() => buildServer(), 120_000);
+beforeAll(() => requireBuild());
 
 const GROUP = 'rbac.authorization.k8s.io';
 

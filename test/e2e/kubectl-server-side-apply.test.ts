@@ -6,11 +6,11 @@
  */
 import { startEtcd, type EtcdCluster } from '../harness/etcd.js';
 import { describeEtcd } from '../harness/describe-etcd.js';
-import { buildServer, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
+import { requireBuild, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
 let etcd: EtcdCluster | undefined;
 
-beforeAll(() => buildServer(), 120_000);
+beforeAll(() => requireBuild());
 afterAll(async () => {
   await etcd?.stop();
 });

@@ -20,10 +20,10 @@ import { parse as parseYaml } from 'yaml';
 import { startEtcd, type EtcdCluster } from '../harness/etcd.js';
 import { describeEtcd } from '../harness/describe-etcd.js';
 import { apiRequest, type ApiRequestOptions, type ApiResponse } from '../http/helpers.js';
-import { buildServer, startApiserver, type RunningApiserver } from './kubectl-helpers.js';
+import { requireBuild, startApiserver, type RunningApiserver } from './kubectl-helpers.js';
 
 let etcdStarting: Promise<EtcdCluster> | undefined;
-beforeAll(() => buildServer(), 120_000);
+beforeAll(() => requireBuild());
 afterAll(async () => {
   await (await etcdStarting?.catch(() => undefined))?.stop();
 });

@@ -13,14 +13,14 @@ import { parse as parseYaml } from 'yaml';
 import { startEtcd, type EtcdCluster } from '../harness/etcd.js';
 import { describeEtcd } from '../harness/describe-etcd.js';
 import {
-  buildServer, headerLine, kubectlMinor, parseTable, startApiserver, type KubectlResult, type RunningApiserver,
+  requireBuild, headerLine, kubectlMinor, parseTable, startApiserver, type KubectlResult, type RunningApiserver,
 } from './kubectl-helpers.js';
 
 let etcd: EtcdCluster | undefined;
 let etcdStarting: Promise<EtcdCluster> | undefined;
 const getEtcd = (): Promise<EtcdCluster> => (etcdStarting ??= startEtcd().then((c) => (etcd = c)));
 
-beforeAll(() => buildServer(), 120_000);
+beforeAll(() => requireBuild());
 afterAll(async () => {
   await etcd?.stop();
 });

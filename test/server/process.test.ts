@@ -1,5 +1,5 @@
 /**
- * The command as users run it: `bin/platform-apiserver` over the build in dist/ (built once here).
+ * The command as users run it: `bin/platform-apiserver` over the build in dist/ (built by jest's global set-up).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,12 +11,10 @@ const root = resolve(__dirname, '..', '..');
 const bin = join(root, 'bin', 'platform-apiserver');
 const children = new Set<ChildProcess>();
 
+// dist/ is built once by jest's global set-up (test/harness/build-dist.cjs), never here.
 beforeAll(() => {
-  const build = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
-  if (build.status !== 0 || !existsSync(join(root, 'dist', 'apiserver', 'main.js'))) {
-    throw new Error(`build failed: ${build.stdout}${build.stderr}`);
-  }
-}, 120_000);
+  if (!existsSync(join(root, 'dist', 'apiserver', 'main.js'))) throw new Error('dist/ is missing: jest global set-up builds it');
+});
 
 afterEach(async () => {
   for (const child of children) {
