@@ -4,6 +4,7 @@
  * responseKind, scope and sub-resources, so a client learns the whole surface in two requests. kubectl
  * drops a resource without `responseKind`.
  */
+import type { Naming } from '../../naming/naming.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
 import { resourceVerbs, subresourcesOf } from './resource-verbs.js';
 import type { ServedGroup } from './served-groups.js';
@@ -17,9 +18,9 @@ export function aggregatedContentType(version: AggregatedVersion): string {
   return `application/json;g=${discoveryGroup};v=${version};as=APIGroupDiscoveryList`;
 }
 
-function resourceDiscovery(group: string, version: string, k: KindStrategy) {
+function resourceDiscovery(group: string, version: string, k: KindStrategy, naming: Naming) {
   const responseKind = { group, version, kind: k.kind };
-  const subresources = subresourcesOf(k).map((s) => ({ subresource: s.name, responseKind, verbs: s.verbs }));
+  const subresources = subresourcesOf(k, naming).map((s) => ({ subresource: s.name, responseKind: s.kind ?? responseKind, verbs: s.verbs }));
   return {
     resource: k.resource,
     responseKind,
@@ -33,23 +34,23 @@ function resourceDiscovery(group: string, version: string, k: KindStrategy) {
 }
 
 /** One APIGroupDiscovery: versions by priority, the preferred first. The core group has no `name`. */
-export function groupDiscovery(g: ServedGroup) {
+export function groupDiscovery(g: ServedGroup, naming: Naming) {
   return {
     metadata: { ...(g.name === '' ? {} : { name: g.name }), creationTimestamp: null },
     versions: g.versions.map((v) => ({
       version: v.version,
-      resources: v.resources.map((k) => resourceDiscovery(g.name, v.version, k)),
+      resources: v.resources.map((k) => resourceDiscovery(g.name, v.version, k, naming)),
       freshness: 'Current',
     })),
   };
 }
 
 /** The list for `/api` (`groups` = the core group alone) or `/apis` (the named groups). */
-export function groupDiscoveryList(groups: readonly ServedGroup[], version: AggregatedVersion) {
+export function groupDiscoveryList(groups: readonly ServedGroup[], version: AggregatedVersion, naming: Naming) {
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: `${discoveryGroup}/${version}`,
     metadata: {},
-    items: groups.map(groupDiscovery),
+    items: groups.map((g) => groupDiscovery(g, naming)),
   };
 }

@@ -34,7 +34,7 @@ export function discoveryDocuments(kinds: readonly KindStrategy[], naming: Namin
   const resourceLists = new Map<string, CachedBody>();
   for (const g of groups) {
     if (g.name !== '') groupDocs.set(g.name, cachedBody(apiGroupDocument(g)));
-    for (const v of g.versions) resourceLists.set(apiVersionOf(g.name, v.version), cachedBody(apiResourceList(g.name, v)));
+    for (const v of g.versions) resourceLists.set(apiVersionOf(g.name, v.version), cachedBody(apiResourceList(g.name, v, naming)));
   }
   const coreList = core === undefined ? [] : [core];
   return {
@@ -43,7 +43,7 @@ export function discoveryDocuments(kinds: readonly KindStrategy[], naming: Namin
     groupList: cachedBody(apiGroupList(groups)),
     groupDocs,
     resourceLists,
-    aggregatedCore: { v2: cachedBody(groupDiscoveryList(coreList, 'v2')), v2beta1: cachedBody(groupDiscoveryList(coreList, 'v2beta1')) },
-    aggregatedGroups: { v2: cachedBody(groupDiscoveryList(named, 'v2')), v2beta1: cachedBody(groupDiscoveryList(named, 'v2beta1')) },
+    aggregatedCore: { v2: cachedBody(groupDiscoveryList(coreList, 'v2', naming)), v2beta1: cachedBody(groupDiscoveryList(coreList, 'v2beta1', naming)) },
+    aggregatedGroups: { v2: cachedBody(groupDiscoveryList(named, 'v2', naming)), v2beta1: cachedBody(groupDiscoveryList(named, 'v2beta1', naming)) },
   };
 }

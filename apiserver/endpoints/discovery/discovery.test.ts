@@ -1,4 +1,5 @@
 import { naming } from '../../naming/naming.js';
+import { serviceAccounts } from '../../registry/kinds/core/serviceaccount.js';
 import { parseRuntimeConfig } from '../../registry/runtime-config.js';
 import { chooseDiscovery } from './accept.js';
 import { ifNoneMatchHits } from './cached-body.js';
@@ -109,6 +110,18 @@ describe('discovery documents', () => {
     const apps = json(docs.resourceLists.get('apps/v1')!);
     expect(apps).toMatchObject({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'apps/v1' });
     expect(apps.resources[0]).toMatchObject({ name: 'deployments', shortNames: ['deploy'], categories: ['all'] });
+  });
+
+  it('lists a sub-resource of another kind with that kind\'s group and version (serviceaccounts/token)', () => {
+    for (const [domain, group] of [['k8s.io', 'authentication.k8s.io'], ['platform.io', 'authentication.platform.io']] as const) {
+      const d = discoveryDocuments([serviceAccounts], naming(domain));
+      expect(json(d.resourceLists.get('v1')!).resources[1]).toEqual({
+        name: 'serviceaccounts/token', singularName: '', namespaced: true, group, version: 'v1', kind: 'TokenRequest', verbs: ['create'],
+      });
+      const sa = json(d.aggregatedCore.v2).items[0].versions[0].resources[0];
+      expect(sa.responseKind).toEqual({ group: '', version: 'v1', kind: 'ServiceAccount' });
+      expect(sa.subresources).toEqual([{ subresource: 'token', responseKind: { group, version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] }]);
+    }
   });
 
   it('builds aggregated lists with every field kubectl needs', () => {

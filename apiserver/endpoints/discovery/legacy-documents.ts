@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { apiVersionOf } from '../../api/object.js';
+import type { Naming } from '../../naming/naming.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
 import { resourceVerbs, subresourcesOf } from './resource-verbs.js';
 import type { ServedGroup, ServedVersion } from './served-groups.js';
@@ -70,12 +71,14 @@ function resourceEntry(group: string, version: string, k: KindStrategy) {
  * entries (empty singularName, the parent's kind, the sub-resource's verbs). The core group's list has no
  * `apiVersion`, as kube-apiserver's.
  */
-export function apiResourceList(group: string, v: ServedVersion) {
+export function apiResourceList(group: string, v: ServedVersion, naming: Naming) {
   const resources: object[] = [];
   for (const k of v.resources) {
     resources.push(resourceEntry(group, v.version, k));
-    for (const sub of subresourcesOf(k)) {
-      resources.push({ name: `${k.resource}/${sub.name}`, singularName: '', namespaced: k.namespaced, kind: k.kind, verbs: sub.verbs });
+    for (const sub of subresourcesOf(k, naming)) {
+      // A sub-resource of another kind names its group and version too, as kube's do.
+      const kind = sub.kind === undefined ? { kind: k.kind } : { group: sub.kind.group, version: sub.kind.version, kind: sub.kind.kind };
+      resources.push({ name: `${k.resource}/${sub.name}`, singularName: '', namespaced: k.namespaced, ...kind, verbs: sub.verbs });
     }
   }
   return {

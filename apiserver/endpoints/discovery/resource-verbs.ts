@@ -2,7 +2,8 @@
  * The verbs discovery publishes for a resource and its sub-resources, in Kubernetes' (alphabetical) order.
  */
 import { ALL_VERBS, type Verb } from '../../api/object.js';
-import type { KindStrategy } from '../../registry/kind-strategy.js';
+import type { Naming } from '../../naming/naming.js';
+import { groupOf, type KindStrategy } from '../../registry/kind-strategy.js';
 
 const sorted = new WeakMap<readonly Verb[], readonly Verb[]>();
 
@@ -17,7 +18,18 @@ export function resourceVerbs(k: KindStrategy): readonly Verb[] {
 /** The `status` sub-resource: read, replace and patch, as kube-apiserver serves it. */
 export const statusVerbs: readonly Verb[] = Object.freeze(['get', 'patch', 'update'] as Verb[]);
 
-/** The sub-resources of a strategy with their verbs, sorted by name. */
-export function subresourcesOf(k: KindStrategy): readonly { readonly name: string; readonly verbs: readonly Verb[] }[] {
-  return (k.subresources ?? []).map((name) => ({ name, verbs: statusVerbs }));
+export interface SubresourceEntry {
+  readonly name: string;
+  readonly verbs: readonly Verb[];
+  /** Set when the sub-resource takes and returns another kind than its parent (`serviceaccounts/token`: TokenRequest). */
+  readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
+}
+
+/** The sub-resources of a strategy with their verbs, sorted by name: `status` and the connect sub-resources. */
+export function subresourcesOf(k: KindStrategy, naming: Naming): readonly SubresourceEntry[] {
+  const out: SubresourceEntry[] = (k.subresources ?? []).map((name) => ({ name, verbs: statusVerbs }));
+  for (const c of k.connectSubresources ?? []) {
+    out.push({ name: c.name, verbs: c.verbs, kind: { group: groupOf(c.kind, naming), version: c.kind.version, kind: c.kind.kind } });
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

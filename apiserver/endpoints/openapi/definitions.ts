@@ -4,7 +4,7 @@
  * StatusDetails, StatusCause, DeleteOptions, Preconditions, Patch, WatchEvent).
  */
 import type { Naming } from '../../naming/naming.js';
-import type { KindStrategy } from '../../registry/kind-strategy.js';
+import { groupOf, type KindStrategy } from '../../registry/kind-strategy.js';
 import { listMetaSchema, objectMetaSchema } from '../../schema/object-meta-schema.js';
 import type { Schema } from '../../schema/schema.js';
 import type { ServedVersion } from '../discovery/served-groups.js';
@@ -75,6 +75,11 @@ export function buildDefinitions(naming: Naming, dialect: Dialect, entries: read
         },
         'x-kubernetes-group-version-kind': [gvk(group, k.version, `${k.kind}List`)],
       };
+      // The kinds of connect sub-resources (TokenRequest) are published beside their parent.
+      for (const c of k.connectSubresources ?? []) {
+        const g = groupOf(c.kind, naming);
+        out[names.kind(g, c.kind)] = { ...publisher.definition(c.kind.schema), 'x-kubernetes-group-version-kind': [gvk(g, c.kind.version, c.kind.kind)] };
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { naming, type Naming } from '../../naming/naming.js';
+import { serviceAccounts } from '../../registry/kinds/core/serviceaccount.js';
 import { parseRuntimeConfig } from '../../registry/runtime-config.js';
 import { startTestApp, type TestApp } from '../discovery/test-app.js';
 import { csrKind, deploymentKind, namespaceKind, secretKind, testKinds } from '../discovery/test-kinds.js';
@@ -159,6 +160,32 @@ describe('OpenAPI v3 documents', () => {
     expect(doc.paths['/api/v1/namespaces'].parameters.map((p: any) => p.name)).toEqual(['pretty']);
     expect(doc.paths['/api/v1/namespaces/{name}/status'].patch.operationId).toBe('patchCoreV1NamespaceStatus');
     expect(doc.paths['/api/v1/namespaces/{namespace}/secrets/{name}/status']).toBeUndefined();
+  });
+
+  it('publish a connect sub-resource with its own kind (serviceaccounts/{name}/token takes and returns TokenRequest)', () => {
+    for (const dialect of ['v3', 'v2'] as const) {
+      const docs = openapiDocuments([serviceAccounts], k8s, undefined, allStrategic);
+      const doc = parse(dialect === 'v3' ? docs.v3.get('api/v1')! : docs.v2());
+      const item = doc.paths['/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token'];
+      expect(Object.keys(item)).toEqual(['post', 'parameters']);
+      expect(item.parameters.map((p: any) => p.name)).toEqual(['name', 'namespace', 'pretty']);
+      expect(item.post).toMatchObject({
+        operationId: 'createCoreV1NamespacedServiceAccountToken',
+        description: 'create token of a ServiceAccount',
+        'x-kubernetes-action': 'post',
+        'x-kubernetes-group-version-kind': { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+      });
+      expect(item.post.parameters.map((p: any) => p.name)).toEqual([...(dialect === 'v2' ? ['body'] : []), 'dryRun', 'fieldManager', 'fieldValidation']);
+      const prefix = dialect === 'v3' ? '#/components/schemas/' : '#/definitions/';
+      const defs = dialect === 'v3' ? doc.components.schemas : doc.definitions;
+      const ref = { $ref: `${prefix}io.k8s.api.authentication.v1.TokenRequest` };
+      expect(dialect === 'v3' ? item.post.responses['201'].content['application/json'].schema : item.post.responses['201'].schema).toEqual(ref);
+      expect(defs['io.k8s.api.authentication.v1.TokenRequest']['x-kubernetes-group-version-kind']).toEqual([
+        { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+      ]);
+      expect(defs['io.k8s.api.authentication.v1.TokenRequest'].properties.spec).toBeDefined();
+      expect(danglingRefs(doc, prefix, defs)).toEqual([]);
+    }
   });
 
   it('omit strategic merge patch for kinds that do not take it', () => {

@@ -5,7 +5,7 @@
  * GVK and a `fieldValidation` query parameter).
  */
 import type { Naming } from '../../naming/naming.js';
-import type { KindStrategy } from '../../registry/kind-strategy.js';
+import { groupOf, type KindStrategy } from '../../registry/kind-strategy.js';
 import { definitionNames, type GroupVersionEntry } from './definitions.js';
 import { operationTag } from './definition-names.js';
 import type { Dialect, Published } from './publish-schema.js';
@@ -48,7 +48,7 @@ export function buildPaths(naming: Naming, dialect: Dialect, entries: readonly G
     const tags = [operationTag(naming, group, served.version)];
     for (const k of served.resources) {
       const gvk = { group, version: k.version, kind: k.kind };
-      const refs: Record<Payload, string> = {
+      const refs: Record<Exclude<Payload, 'routeKind'>, string> = {
         object: names.kind(group, k),
         list: names.list(group, k),
         status: names.meta('Status'),
@@ -56,13 +56,15 @@ export function buildPaths(naming: Naming, dialect: Dialect, entries: readonly G
         deleteOptions: names.meta('DeleteOptions'),
         patch: names.meta('Patch'),
       };
-      const ref = (p: Payload) => ({ $ref: refPrefix + refs[p] });
+      const ref = (p: Payload, route: RouteModel) => ({
+        $ref: refPrefix + (p === 'routeKind' ? names.kind(groupOf(route.kind!, naming), route.kind!) : refs[p]),
+      });
       const patchConsumes = patchTypes(o.strategicMergePatch(k), cbor);
       const protobuf = o.protobuf === undefined || o.protobuf(k) ? naming.protobufMediaType : undefined;
       const objectTypes = responseTypes({ protobuf, cbor, stream: false });
       const streamTypes = responseTypes({ protobuf, cbor, stream: true });
 
-      const operation = (op: OperationModel): Published => {
+      const operation = (op: OperationModel, route: RouteModel): Published => {
         const produces = op.action === 'list' || op.action === 'watch' || op.action === 'watchlist' ? streamTypes : objectTypes;
         const consumes = op.body === 'patch' ? patchConsumes : ['*/*'];
         const query = queryParamsOf.get(op.action) ?? [];
@@ -71,8 +73,8 @@ export function buildPaths(naming: Naming, dialect: Dialect, entries: readonly G
           const description = responseDescriptions[r.code]!;
           responses[String(r.code)] =
             dialect === 'v2'
-              ? { description, schema: ref(r.payload) }
-              : { description, content: Object.fromEntries(produces.map((t) => [t, { schema: ref(r.payload) }])) };
+              ? { description, schema: ref(r.payload, route) }
+              : { description, content: Object.fromEntries(produces.map((t) => [t, { schema: ref(r.payload, route) }])) };
         }
         responses['401'] = { description: 'Unauthorized' };
         const result: Published = { tags, description: op.description, operationId: op.operationId };
@@ -80,20 +82,21 @@ export function buildPaths(naming: Naming, dialect: Dialect, entries: readonly G
           result['consumes'] = consumes;
           result['produces'] = produces;
           result['schemes'] = ['https'];
-          const body = op.body === undefined ? [] : [{ name: 'body', in: 'body', required: op.body !== 'deleteOptions', schema: ref(op.body) }];
+          const body = op.body === undefined ? [] : [{ name: 'body', in: 'body', required: op.body !== 'deleteOptions', schema: ref(op.body, route) }];
           result['parameters'] = [...body, ...query];
         } else {
           result['parameters'] = query;
           if (op.body !== undefined) {
             result['requestBody'] = {
-              content: Object.fromEntries(consumes.map((t) => [t, { schema: ref(op.body!) }])),
+              content: Object.fromEntries(consumes.map((t) => [t, { schema: ref(op.body!, route) }])),
               ...(op.body === 'deleteOptions' ? {} : { required: true }),
             };
           }
         }
         result['responses'] = responses;
         result[action] = op.action;
-        result['x-kubernetes-group-version-kind'] = gvk;
+        result['x-kubernetes-group-version-kind'] =
+          route.kind === undefined ? gvk : { group: groupOf(route.kind, naming), version: route.kind.version, kind: route.kind.kind };
         return result;
       };
 
@@ -101,7 +104,7 @@ export function buildPaths(naming: Naming, dialect: Dialect, entries: readonly G
 
       function pathItem(route: RouteModel): Published {
         const item: Published = {};
-        for (const op of route.operations) item[op.method] = operation(op);
+        for (const op of route.operations) item[op.method] = operation(op, route);
         item['parameters'] = [
           ...(route.named ? [pathParam('name', `name of the ${k.kind}`)] : []),
           ...(route.namespaced ? [namespaceParam] : []),

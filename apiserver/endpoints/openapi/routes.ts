@@ -12,8 +12,11 @@ import { operationGroupVersion } from './definition-names.js';
 import type { Action } from './query-parameters.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-/** What a body or response carries: the kind, its list, a Status, a watch event, DeleteOptions, a patch. */
-export type Payload = 'object' | 'list' | 'status' | 'watchEvent' | 'deleteOptions' | 'patch';
+/**
+ * What a body or response carries: the kind, its list, a Status, a watch event, DeleteOptions, a patch, or
+ * the route's own kind (`RouteModel.kind`: TokenRequest for `serviceaccounts/{name}/token`).
+ */
+export type Payload = 'object' | 'list' | 'status' | 'watchEvent' | 'deleteOptions' | 'patch' | 'routeKind';
 
 export interface OperationModel {
   readonly method: Method;
@@ -29,6 +32,8 @@ export interface RouteModel {
   readonly namespaced: boolean;
   readonly named: boolean;
   readonly operations: readonly OperationModel[];
+  /** The kind a connect sub-resource takes and returns, when it is not the resource's own. */
+  readonly kind?: KindStrategy;
 }
 
 /** Build the routes of `k` (served as `group`/`version`). */
@@ -40,9 +45,9 @@ export function resourceRoutes(naming: Naming, group: string, k: KindStrategy): 
   const nsPath = k.namespaced ? '/namespaces/{namespace}' : '';
   const objectResponse = k.deleteReturnsObject === true ? 'object' : 'status';
   const routes: RouteModel[] = [];
-  const add = (path: string, named: boolean, ops: (OperationModel | false)[], namespaced = k.namespaced) => {
+  const add = (path: string, named: boolean, ops: (OperationModel | false)[], namespaced = k.namespaced, kind?: KindStrategy) => {
     const operations = ops.filter((o): o is OperationModel => o !== false);
-    if (operations.length > 0) routes.push({ path, namespaced, named, operations });
+    if (operations.length > 0) routes.push({ path, namespaced, named, operations, ...(kind === undefined ? {} : { kind }) });
   };
 
   add(`${prefix}${nsPath}/${k.resource}`, false, [
@@ -93,6 +98,15 @@ export function resourceRoutes(naming: Naming, group: string, k: KindStrategy): 
         responses: [{ code: 200, payload: 'object' }, { code: 201, payload: 'object' }],
       },
     ]);
+  }
+  for (const c of k.connectSubresources ?? []) {
+    const sub = c.name.charAt(0).toUpperCase() + c.name.slice(1);
+    add(`${prefix}${nsPath}/${k.resource}/{name}/${c.name}`, true, [
+      c.verbs.includes('create') && {
+        method: 'post', action: 'post', operationId: `create${gv}${scoped}${sub}`, description: `create ${c.name} of a ${k.kind}`,
+        body: 'routeKind', responses: [{ code: 200, payload: 'routeKind' }, { code: 201, payload: 'routeKind' }, { code: 202, payload: 'routeKind' }],
+      },
+    ], k.namespaced, c.kind);
   }
   if (k.namespaced && verbs.has('list')) {
     add(`${prefix}/${k.resource}`, false, [{
