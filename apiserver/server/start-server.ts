@@ -37,6 +37,7 @@ import { hostname } from 'node:os';
 import { startLeaderElection } from '../controllers/leader-election.js';
 import { startNamespaceController } from '../controllers/namespace/namespace-controller.js';
 import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregation/aggregation-controller.js';
+import { startServiceAccountsController } from '../controllers/serviceaccounts/serviceaccounts-controller.js';
 import { createEventRecorder } from '../events/event-recorder.js';
 import { apiEndpoints } from '../endpoints/api-endpoints.js';
 import { naming } from '../naming/naming.js';
@@ -287,7 +288,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         namespace: names.systemNamespace,
         identity: `${hostname()}_${randomUUID()}`,
         onStartedLeading: (signal) => {
-          logger.info('leading: starting the namespace controller');
+          logger.info('leading: starting the in-server controllers');
           const eventRegistry = served.resources.lookup('', 'v1', 'events')?.registry;
           const controller = startNamespaceController({
             resources: served.resources,
@@ -305,6 +306,16 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
               onError: (err) => logger.warn({ err }, 'clusterrole aggregation'),
             });
             signal.addEventListener('abort', () => void aggregation.stop(), { once: true });
+          }
+          const namespaces = served.resources.lookup('', 'v1', 'namespaces');
+          const serviceAccounts = served.resources.lookup('', 'v1', 'serviceaccounts');
+          if (namespaces !== undefined && serviceAccounts !== undefined) {
+            const accounts = startServiceAccountsController({
+              namespaces: namespaces.registry,
+              serviceAccounts: serviceAccounts.registry,
+              onError: (err) => logger.warn({ err }, 'serviceaccount controller'),
+            });
+            signal.addEventListener('abort', () => void accounts.stop(), { once: true });
           }
           if (config.enableBootstrapTokenAuth === true && secrets !== undefined) {
             // kube-controller-manager's tokencleaner; on with bootstrap tokens (there is no --controllers).

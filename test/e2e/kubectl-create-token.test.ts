@@ -2,7 +2,8 @@
  * End to end: `kubectl create token` (kubectl 1.32 through the dispatcher on PATH, which POSTs a protobuf
  * TokenRequest to `serviceaccounts/<name>/token`) against the BUILT server under `--group-domain=k8s.io`,
  * then kubectl using that token: `auth whoami` shows the service account, and the token stops working
- * once the account is deleted. Also `--audience`, `--duration` and `--bound-object-kind Secret`.
+ * once the account is deleted. Also `--audience`, `--duration`, `--bound-object-kind Secret`, and `create token
+ * default` in a new namespace.
  */
 import { requireBuild, parseTable, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
@@ -61,6 +62,15 @@ describe('kubectl create token (--group-domain=k8s.io)', () => {
     const tooShort = await kubectl('create', 'token', 'builder', '-n', 'robots', '--duration=5m');
     expect(tooShort.status).not.toBe(0);
     expect(tooShort.stderr).toContain('may not specify a duration less than 10 minutes');
+  });
+
+  it("create token default works in any namespace: the serviceaccount controller made the account", async () => {
+    ok(await kubectl('create', 'namespace', 'fresh'));
+    ok(await kubectl('wait', '--for=create', 'serviceaccount/default', '-n', 'fresh', '--timeout=30s'));
+    const token = ok(await kubectl('create', 'token', 'default', '-n', 'fresh')).trim();
+    expect(ok(await kubectl('auth', 'whoami', `--token=${token}`, '-o', 'jsonpath={.status.userInfo.username}'))).toBe('system:serviceaccount:fresh:default');
+    // The system namespaces have theirs too.
+    expect(ok(await kubectl('get', 'serviceaccount', 'default', '-n', 'kube-system', '-o', 'name'))).toBe('serviceaccount/default\n');
   });
 
   it('a token of a deleted service account is refused', async () => {

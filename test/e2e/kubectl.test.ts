@@ -210,6 +210,8 @@ for (const variant of variants) {
       const node = await kubectl('create', '-f', server.file('node.yaml', NODE));
       expect(node.stderr).toBe('');
       expect(node.stdout).toBe('node/worker-1 created\n');
+      // The serviceaccount controller gives the new namespace its `default` account.
+      expect(ok(await kubectl('wait', '--for=create', 'serviceaccount/default', '-n', 'e2e', '--timeout=30s'))).toBe('serviceaccount/default condition met\n');
     });
 
     it('create -f again reports AlreadyExists for each object and exits 1', async () => {
@@ -251,7 +253,10 @@ for (const variant of variants) {
 
       const sas = ok(await kubectl('get', 'sa', '-n', 'e2e'));
       expect(headerLine(sas)).toBe('NAME      SECRETS   AGE');
-      expect(parseTable(sas)).toEqual([{ NAME: 'builder', SECRETS: '0', AGE: expect.stringMatching(AGE) }]);
+      expect(parseTable(sas)).toEqual([
+        { NAME: 'builder', SECRETS: '0', AGE: expect.stringMatching(AGE) },
+        { NAME: 'default', SECRETS: '0', AGE: expect.stringMatching(AGE) },
+      ]);
 
       const templates = ok(await kubectl('get', 'podtemplates', '-n', 'e2e'));
       expect(templates).toBe([
@@ -301,7 +306,7 @@ for (const variant of variants) {
     it('get -o json of a list is a List; of one object, the object with its defaults', async () => {
       const list = JSON.parse(ok(await kubectl('get', 'sa,podtemplates', '-n', 'e2e', '-o', 'json')));
       expect(list).toMatchObject({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' } });
-      expect(list.items.map((i: { kind: string; metadata: { name: string } }) => `${i.kind}/${i.metadata.name}`)).toEqual(['ServiceAccount/builder', 'PodTemplate/web']);
+      expect(list.items.map((i: { kind: string; metadata: { name: string } }) => `${i.kind}/${i.metadata.name}`)).toEqual(['ServiceAccount/builder', 'ServiceAccount/default', 'PodTemplate/web']);
 
       const template = JSON.parse(ok(await kubectl('get', 'podtemplate', 'web', '-n', 'e2e', '-o', 'json')));
       expect(template.kind).toBe('PodTemplate');
@@ -313,7 +318,7 @@ for (const variant of variants) {
 
     it('get -o name prints kind/name per object', async () => {
       expect(ok(await kubectl('get', 'cm,secrets,sa,podtemplates', '-n', 'e2e', '-o', 'name'))).toBe(
-        'configmap/app-config\nsecret/db-creds\nserviceaccount/builder\npodtemplate/web\n',
+        'configmap/app-config\nsecret/db-creds\nserviceaccount/builder\nserviceaccount/default\npodtemplate/web\n',
       );
     });
 
