@@ -10,7 +10,7 @@
  * - a ClusterRole created with `kubectl create clusterrole` and labelled `aggregate-to-view` has its rules
  *   aggregated into `view` by the controller.
  *
- * `auth can-i` and `auth reconcile` are tested with the authorizer, not here.
+ * `auth can-i` is tested with the authorizer (kubectl-rbac-matrix.test.ts), `auth reconcile` in kubectl-auth-reconcile.test.ts.
  */
 import { requireBuild, headerLine, parseTable, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
