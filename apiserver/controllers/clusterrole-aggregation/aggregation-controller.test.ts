@@ -4,48 +4,25 @@
  * ClusterRole's rules reach `view` and (through `edit`) `admin`, removing the label takes them away again,
  * and direct edits of an aggregated role's rules are overwritten.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { KubeObject } from '../../api/object.js';
-import { serveResources } from '../../endpoints/resources/served-resources.js';
 import { naming } from '../../naming/naming.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
-import { builtinKinds } from '../../registry/kinds/index.js';
 import { reconcileBootstrapPolicy } from '../../registry/kinds/rbac/bootstrap-reconcile.js';
-import { createWatchCache } from '../../../storage/cache/watch-cache.js';
-import type { WatchCache } from '../../../storage/cache/types.js';
-import { decodeObject } from '../../registry/generic/object-codec.js';
-import { openMemoryStore, type MemoryStore } from '../../../storage/memory/memory-store.js';
+import { openServedStore, type ServedStore } from '../testing/served-store.js';
 import { aggregatedRules, AGGREGATION_FIELD_MANAGER, startClusterRoleAggregation, type AggregationController } from './aggregation-controller.js';
 
 const GROUP = 'rbac.authorization.k8s.io';
 const names = naming('k8s.io');
-let dir: string;
-let store: MemoryStore;
-let caches: WatchCache<KubeObject>[];
+let store: ServedStore;
 let roles: GenericRegistry;
 let controller: AggregationController;
 /** Resolvers waiting for the controller's next write. */
 let writes: (() => void)[];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'aggregation-'));
-  store = await openMemoryStore({ dataDir: dir });
-  caches = [];
-  const served = serveResources({
-    store,
-    naming: names,
-    kinds: builtinKinds(),
-    prefix: '/registry',
-    watchCache: (keyPrefix, resource) => {
-      const cache = createWatchCache<KubeObject>(store, keyPrefix, { decode: decodeObject, resource });
-      caches.push(cache);
-      return cache;
-    },
-  });
-  roles = served.lookup(GROUP, 'v1', 'clusterroles')!.registry;
-  await reconcileBootstrapPolicy(served, names);
+  store = await openServedStore(names);
+  roles = store.served.lookup(GROUP, 'v1', 'clusterroles')!.registry;
+  await reconcileBootstrapPolicy(store.served, names);
   writes = [];
   controller = startClusterRoleAggregation({
     clusterRoles: roles,
@@ -61,9 +38,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await controller.stop();
-  for (const c of caches) c.stop();
   await store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** Resolves once `check` holds for the stored role, re-checking after each of the controller's writes. */

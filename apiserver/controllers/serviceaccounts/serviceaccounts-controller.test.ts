@@ -3,24 +3,14 @@
  * start and namespaces created later get `default`; a deleted `default` comes back (with a new uid); a
  * Terminating namespace gets nothing; another service account's delete changes nothing.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { KubeObject } from '../../api/object.js';
-import { serveResources } from '../../endpoints/resources/served-resources.js';
 import { isStatusError } from '../../errors/status-error.js';
 import { naming } from '../../naming/naming.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
-import { decodeObject } from '../../registry/generic/object-codec.js';
-import { builtinKinds } from '../../registry/kinds/index.js';
-import { createWatchCache } from '../../../storage/cache/watch-cache.js';
-import type { WatchCache } from '../../../storage/cache/types.js';
-import { openMemoryStore, type MemoryStore } from '../../../storage/memory/memory-store.js';
+import { openServedStore, type ServedStore } from '../testing/served-store.js';
 import { startServiceAccountsController, type ServiceAccountsController } from './serviceaccounts-controller.js';
 
-let dir: string;
-let store: MemoryStore;
-let caches: WatchCache<KubeObject>[];
+let store: ServedStore;
 let namespaces: GenericRegistry;
 let accounts: GenericRegistry;
 let controller: ServiceAccountsController | undefined;
@@ -64,32 +54,17 @@ const exists = async (namespace: string, name: string): Promise<boolean> =>
   );
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sa-controller-'));
-  store = await openMemoryStore({ dataDir: dir });
-  caches = [];
+  store = await openServedStore(naming('k8s.io'));
   errors = [];
   created = [];
-  const served = serveResources({
-    store,
-    naming: naming('k8s.io'),
-    kinds: builtinKinds(),
-    prefix: '/registry',
-    watchCache: (keyPrefix, resource) => {
-      const cache = createWatchCache<KubeObject>(store, keyPrefix, { decode: decodeObject, resource });
-      caches.push(cache);
-      return cache;
-    },
-  });
-  namespaces = served.lookup('', 'v1', 'namespaces')!.registry;
-  accounts = served.lookup('', 'v1', 'serviceaccounts')!.registry;
+  namespaces = store.served.lookup('', 'v1', 'namespaces')!.registry;
+  accounts = store.served.lookup('', 'v1', 'serviceaccounts')!.registry;
 });
 
 afterEach(async () => {
   await controller?.stop();
   controller = undefined;
-  for (const c of caches) c.stop();
   await store.close();
-  await rm(dir, { recursive: true, force: true });
   expect(errors).toEqual([]);
 });
 
