@@ -8,7 +8,8 @@
  * server: a file that configures any is refused rather than silently ignored.
  *
  * Errors are start-up errors with kube's wording where kube has one (`anonymous.conditions: Invalid
- * value: ...: enabled should be set to true when conditions are defined`).
+ * value: ...: enabled should be set to true when conditions are defined`). While the server runs the file
+ * is re-read when it changes (authentication-config-reload.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
@@ -100,11 +101,21 @@ export function parseAuthenticationConfig(text: string, naming: Naming, features
 
 /** Reads and parses `--authentication-config`; errors name the file as kube's do. */
 export async function loadAuthenticationConfig(file: string, naming: Naming, features: FeatureGates): Promise<AuthenticationConfiguration> {
+  return (await loadAuthenticationConfigFile(file, naming, features)).config;
+}
+
+/** `loadAuthenticationConfig` with the text it parsed (what a reload compares new content with). */
+export async function loadAuthenticationConfigFile(
+  file: string,
+  naming: Naming,
+  features: FeatureGates,
+): Promise<{ readonly config: AuthenticationConfiguration; readonly text: string }> {
   if (!features.enabled('StructuredAuthenticationConfiguration')) {
     throw new AuthenticationConfigError('set --feature-gates=StructuredAuthenticationConfiguration=true to use authentication-config file');
   }
   try {
-    return parseAuthenticationConfig(await readFile(file, 'utf8'), naming, features);
+    const text = await readFile(file, 'utf8');
+    return { config: parseAuthenticationConfig(text, naming, features), text };
   } catch (err) {
     throw new AuthenticationConfigError(`failed to load authentication configuration from file ${JSON.stringify(file)}: ${(err as Error).message}`);
   }

@@ -99,17 +99,21 @@ export function verifyClientChain(chain: readonly X509Certificate[], roots: read
 }
 
 /**
- * `verifyClientChain` of a connection's peer, computed once per connection (the peer certificate cannot
- * change on a TLS connection) and again only once the verified path has expired.
+ * `verifyClientChain` of a connection's peer against the roots `roots()` returns now, computed once per
+ * connection (the peer certificate cannot change on a TLS connection) and again when the verified path
+ * has expired or the roots changed (a reloaded CA bundle hands out a new array): a keep-alive connection
+ * whose CA was removed by a reload is refused from its next request on, as kube verifies every request
+ * against the bundle in use.
  */
-export function connectionVerifier(roots: readonly X509Certificate[], now: () => number = Date.now): (socket: TLSSocket) => ChainVerdict {
-  const bySocket = new WeakMap<TLSSocket, ChainVerdict>();
+export function connectionVerifier(roots: () => readonly X509Certificate[], now: () => number = Date.now): (socket: TLSSocket) => ChainVerdict {
+  const bySocket = new WeakMap<TLSSocket, { readonly roots: readonly X509Certificate[]; readonly verdict: ChainVerdict }>();
   return (socket) => {
     const t = now();
+    const current = roots();
     const known = bySocket.get(socket);
-    if (known !== undefined && (known.kind !== 'verified' || t <= known.notAfter)) return known;
-    const verdict = verifyClientChain(peerChain(socket), roots, t);
-    bySocket.set(socket, verdict);
+    if (known !== undefined && known.roots === current && (known.verdict.kind !== 'verified' || t <= known.verdict.notAfter)) return known.verdict;
+    const verdict = verifyClientChain(peerChain(socket), current, t);
+    bySocket.set(socket, { roots: current, verdict });
     return verdict;
   };
 }

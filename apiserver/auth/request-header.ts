@@ -7,7 +7,8 @@
  * `--requestheader-client-ca-file` (a bundle of its own, not the `--client-ca-file` one) and, when
  * `--requestheader-allowed-names` is set, carries one of those common names. On every request, trusted
  * or not, the identity headers are removed so nothing downstream (impersonation, logs, a proxied backend)
- * can read a forged identity.
+ * can read a forged identity. The CA bundle may be reloaded while the server runs (ca-bundle.ts): every
+ * request is judged against the bundle in use at that moment.
  *
  * Answers, as kube's verifier does:
  * - no client certificate: no opinion (headers ignored);
@@ -22,12 +23,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { InvalidCredentials, type RequestAuthenticator } from './authenticator.js';
-import { connectionVerifier, parsePemBundle } from './client-cert-chain.js';
+import { staticCaBundle, type CaBundle } from './ca-bundle.js';
+import { connectionVerifier } from './client-cert-chain.js';
 import { authenticatedGroup, unauthenticatedGroup, type UserInfo } from './user-info.js';
 
 export interface RequestHeaderOptions {
-  /** PEM bundle of `--requestheader-client-ca-file`. */
-  readonly caPem: string;
+  /** The bundle of `--requestheader-client-ca-file` (reloading), or its PEM text (fixed). */
+  readonly ca: CaBundle | string;
   /** `--requestheader-allowed-names`; empty: any certificate the bundle verifies. */
   readonly allowedNames: readonly string[];
   readonly usernameHeaders: readonly string[];
@@ -59,9 +61,8 @@ function withAuthenticated(user: UserInfo): UserInfo {
 }
 
 export function requestHeaderAuthenticator(o: RequestHeaderOptions): RequestAuthenticator {
-  const roots = parsePemBundle(o.caPem);
-  if (roots.length === 0) throw new Error('the request header client CA bundle holds no certificate');
-  const verify = connectionVerifier(roots, o.now);
+  const bundle = typeof o.ca === 'string' ? staticCaBundle('request-header', o.ca) : o.ca;
+  const verify = connectionVerifier(() => bundle.roots(), o.now);
   const allowed = new Set(o.allowedNames);
   const userHeaders = lower(o.usernameHeaders);
   const groupHeaders = lower(o.groupHeaders);

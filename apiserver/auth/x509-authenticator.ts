@@ -4,7 +4,8 @@
  * peer chain against the client CA bundle in process (client-cert-chain.ts: signatures, validity of
  * every certificate at the time of the request, intermediates that are CAs, extended key usage
  * `clientAuth` or none). The bundle is this authenticator's own: the serving CA and the request-header
- * proxy's CA are separate and grant nothing here.
+ * proxy's CA are separate and grant nothing here. The bundle may be reloaded while the server runs
+ * (ca-bundle.ts): every request is judged against the bundle in use at that moment.
  *
  * Answers:
  * - no client certificate: no opinion;
@@ -21,15 +22,16 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { x509 } from '../tls/crypto-provider.js';
 import { InvalidCredentials, type RequestAuthenticator } from './authenticator.js';
-import { connectionVerifier, parsePemBundle, peerChain } from './client-cert-chain.js';
+import { staticCaBundle, type CaBundle } from './ca-bundle.js';
+import { connectionVerifier, peerChain } from './client-cert-chain.js';
 import { withAuthenticatedGroup, type UserInfo } from './user-info.js';
 
 /** The extra key of the credential's id (shared with service account tokens' `JTI=`). */
 const credentialIdKey = 'authentication.kubernetes.io/credential-id';
 
 export interface X509Options {
-  /** PEM bundle of `--client-ca-file`. */
-  readonly caPem: string;
+  /** The bundle of `--client-ca-file` (reloading), or its PEM text (fixed). */
+  readonly ca: CaBundle | string;
   /** Epoch ms; default Date.now. */
   readonly now?: () => number;
   /** Why a presented certificate was refused (debug logs). */
@@ -37,9 +39,8 @@ export interface X509Options {
 }
 
 export function x509Authenticator(o: X509Options): RequestAuthenticator {
-  const roots = parsePemBundle(o.caPem);
-  if (roots.length === 0) throw new Error('the client CA bundle (--client-ca-file) holds no certificate');
-  const verify = connectionVerifier(roots, o.now);
+  const bundle = typeof o.ca === 'string' ? staticCaBundle('client-ca-bundle', o.ca) : o.ca;
+  const verify = connectionVerifier(() => bundle.roots(), o.now);
   const users = new WeakMap<TLSSocket, UserInfo | null>();
   return {
     name: 'x509',

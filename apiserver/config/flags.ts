@@ -107,6 +107,13 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'api-audiences', type: 'list', default: '', arg: 'audiences',
     help: 'Audiences of the API: service account tokens must name one of them, and a TokenRequest without '
       + 'audiences gets these. Default: the first --service-account-issuer.' },
+  { name: 'service-account-max-token-expiration', type: 'duration', default: '0',
+    help: 'The longest validity of a token the TokenRequest API issues: a request for more gets a token of this '
+      + 'validity (and a Warning). 0: no cap; else between 1h and 2^32 seconds.' },
+  { name: 'service-account-extend-token-expiration', type: 'bool', default: 'true',
+    help: 'Sign tokens bound to a Pod and requested for exactly 3607 seconds (what projected volumes ask for) '
+      + 'for the API audiences valid for a year, with a warnafter claim at the requested expiry, easing the move '
+      + 'from legacy tokens; --service-account-max-token-expiration does not shorten that year.' },
   // Storage
   { name: 'storage', type: 'enum', default: '', values: ['memory', 'etcd'], arg: 'backend',
     help: 'Storage backend: memory (embedded, durable in --data-dir) or etcd. Defaults to etcd when '

@@ -37,6 +37,10 @@ export interface ServiceAccountConfig {
   readonly jwksUri?: string;
   /** `--api-audiences`; default the first issuer. */
   readonly apiAudiences: readonly string[];
+  /** `--service-account-max-token-expiration` in whole seconds; absent: no cap. */
+  readonly maxTokenExpirationSeconds?: number;
+  /** `--service-account-extend-token-expiration`; absent: true. */
+  readonly extendTokenExpiration?: boolean;
 }
 
 /** kube's in-cluster issuer, the default of `--service-account-issuer`. */
@@ -229,7 +233,8 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
 
 /**
  * `--service-account-*` and `--api-audiences`, as kube reads them: the issuers default to kube's in-cluster
- * one, the audiences to the first issuer; an issuer with a colon must be a URL.
+ * one, the audiences to the first issuer; an issuer with a colon must be a URL; a max token expiration is
+ * 0 or between 1h and 2^32 s.
  */
 function serviceAccountConfig(flags: ParsedFlags, cwd: string): ServiceAccountConfig {
   const issuers = flags.list('service-account-issuer');
@@ -245,12 +250,18 @@ function serviceAccountConfig(flags: ParsedFlags, cwd: string): ServiceAccountCo
   const audiences = flags.list('api-audiences');
   const signingKeyFile = flags.string('service-account-signing-key-file');
   const jwksUri = flags.string('service-account-jwks-uri');
+  const maxExpirationMs = flags.duration('service-account-max-token-expiration');
+  if (maxExpirationMs !== 0 && (maxExpirationMs < 3_600_000 || maxExpirationMs > 2 ** 32 * 1000)) {
+    throw new FlagError('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+  }
   return {
     keyFiles: flags.list('service-account-key-file').map((f) => resolve(cwd, f)),
     ...(signingKeyFile === undefined ? {} : { signingKeyFile: resolve(cwd, signingKeyFile) }),
     issuers: effective,
     ...(jwksUri === undefined ? {} : { jwksUri }),
     apiAudiences: audiences.length > 0 ? audiences : [effective[0]!],
+    ...(maxExpirationMs === 0 ? {} : { maxTokenExpirationSeconds: Math.floor(maxExpirationMs / 1000) }),
+    ...(flags.bool('service-account-extend-token-expiration') ? {} : { extendTokenExpiration: false }),
   };
 }
 

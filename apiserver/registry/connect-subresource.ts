@@ -49,4 +49,6 @@ export interface ConnectContext {
   readonly parent: GenericRegistry;
   /** The registry of another served resource (a token's bound Secret or Pod); undefined when not served. */
   registry(group: string, version: string, resource: string): GenericRegistry | undefined;
+  /** Adds a `Warning` header to the response (absent where no response is written: tests). */
+  readonly warn?: (message: string) => void;
 }

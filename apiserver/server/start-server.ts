@@ -11,19 +11,21 @@ import { localServerUrl, writeAdminKubeconfig } from '../auth/kubeconfig.js';
 import { bearerTokenAuthenticator } from '../auth/bearer-token.js';
 import { anonymousAllowed, resolveAnonymous } from '../auth/anonymous.js';
 import type { BearerTokenAuthenticator, RequestAuthenticator } from '../auth/authenticator.js';
-import { loadAuthenticationConfig } from '../auth/authentication-config.js';
+import { loadAuthenticationConfigFile, type AuthenticationConfiguration } from '../auth/authentication-config.js';
+import { followAuthenticationConfig } from '../auth/authentication-config-reload.js';
+import { loadCaBundleFile, type CaBundle, type ReloadingCaBundle } from '../auth/ca-bundle.js';
+import { followClientCas, withClientCas } from '../tls/client-ca-context.js';
 import { bootstrapTokenAuthenticator, cachedSecrets } from '../auth/bootstrap-token.js';
 import { bootstrapTokenSecretType } from '../auth/bootstrap-token-secret.js';
 import { requestHeaderAuthenticator } from '../auth/request-header.js';
 import { x509Authenticator } from '../auth/x509-authenticator.js';
 import { loadServiceAccountKeys } from '../auth/service-account/service-account-keys.js';
-import { tokenIssuer } from '../auth/service-account/token-issuer.js';
+import { expirationSettingWarnings, tokenIssuer } from '../auth/service-account/token-issuer.js';
 import { serviceAccountTokenAuthenticator } from '../auth/service-account/token-authenticator.js';
 import { cachedLookup } from '../auth/service-account/cached-lookup.js';
 import { oidcDiscoveryEndpoints } from '../endpoints/oidc-discovery.js';
 import { defaultServiceAccounts } from '../config/server-config.js';
 import { startTokenCleaner } from '../controllers/tokencleaner/token-cleaner.js';
-import { readFile } from 'node:fs/promises';
 import { staticTokenAuthenticator, type TokenAuthenticator } from '../auth/token-authenticator.js';
 import { loadTokenFile } from '../auth/token-file.js';
 import type { ServerConfig } from '../config/server-config.js';
@@ -132,34 +134,62 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
     const authorizationModes = config.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
     // Authentication settings are checked before anything is opened, so a bad one fails fast.
-    const anonymous = resolveAnonymous({
-      flag: config.anonymousAuth,
-      file: config.authenticationConfigFile === undefined
-        ? undefined
-        : await loadAuthenticationConfig(config.authenticationConfigFile, naming(config.groupDomain), config.features),
-      authorizationModes,
-      onWarning: (message) => logger.warn(message),
-    });
-    const anonymousPath = anonymousAllowed(anonymous);
+    const authConfig = config.authenticationConfigFile === undefined
+      ? undefined
+      : await loadAuthenticationConfigFile(config.authenticationConfigFile, naming(config.groupDomain), config.features);
+    const anonymousOf = (file: AuthenticationConfiguration | undefined) =>
+      anonymousAllowed(resolveAnonymous({ flag: config.anonymousAuth, file, authorizationModes, onWarning: (message) => logger.warn(message) }));
+    let anonymousPath = anonymousOf(authConfig?.config);
+    if (config.authenticationConfigFile !== undefined && authConfig !== undefined) {
+      // Re-read on change (kube 1.30+); the anonymous section may not change without a restart.
+      const reloading = followAuthenticationConfig({
+        file: config.authenticationConfigFile,
+        initialText: authConfig.text,
+        initial: authConfig.config,
+        naming: naming(config.groupDomain),
+        features: config.features,
+        log: logger,
+        onReloaded: (c) => {
+          anonymousPath = anonymousOf(c);
+        },
+      });
+      cleanups.push(async () => reloading.stop());
+    }
     // Request header proxy first (kube's order), then x509, then bearer tokens.
     const requestAuthenticators: RequestAuthenticator[] = [];
     /** CA bundles the TLS server asks client certificates for (each authenticator verifies its own). */
-    const clientCaPems: string[] = [];
+    const clientCas: CaBundle[] = [];
+    /** Followed while the server runs (ca-bundle.ts): a new bundle is used at once, a broken one is refused. */
+    const caBundleFile = async (purpose: string, file: string): Promise<ReloadingCaBundle> => {
+      const bundle = await loadCaBundleFile({
+        purpose,
+        file,
+        onLoaded: (b, certificates) => logger.info({ name: b.name, certificates }, 'loaded a new CA bundle'),
+        onRefused: (b, err) => logger.warn({ name: b.name, err: err.message }, 'CA bundle not reloaded, the previous one stays in use'),
+      });
+      cleanups.push(async () => bundle.stop());
+      clientCas.push(bundle);
+      return bundle;
+    };
     if (config.requestHeader !== undefined) {
       const rh = config.requestHeader;
-      const caPem = await readFile(rh.clientCaFile, 'utf8');
-      requestAuthenticators.push(requestHeaderAuthenticator({ ...rh, caPem }));
-      clientCaPems.push(caPem);
+      requestAuthenticators.push(requestHeaderAuthenticator({ ...rh, ca: await caBundleFile('request-header', rh.clientCaFile) }));
     }
     if (config.clientCaFile !== undefined) {
-      const caPem = await readFile(config.clientCaFile, 'utf8');
-      requestAuthenticators.push(x509Authenticator({ caPem, onRejected: (reason) => logger.debug({ reason }, 'client certificate rejected') }));
-      clientCaPems.push(caPem);
+      const ca = await caBundleFile('client-ca-bundle', config.clientCaFile);
+      requestAuthenticators.push(x509Authenticator({ ca, onRejected: (reason) => logger.debug({ reason }, 'client certificate rejected') }));
     }
     // Service account tokens: signed with the signing key under the first issuer, verified with every key.
     const saConfig = config.serviceAccounts ?? defaultServiceAccounts;
     const saKeys = await loadServiceAccountKeys(saConfig, config.dataDir);
-    const saIssuer = tokenIssuer({ issuer: saConfig.issuers[0]!, apiAudiences: saConfig.apiAudiences, key: saKeys.signingKey });
+    const saIssuer = tokenIssuer({
+      issuer: saConfig.issuers[0]!,
+      apiAudiences: saConfig.apiAudiences,
+      key: saKeys.signingKey,
+      maxExpirationSeconds: saConfig.maxTokenExpirationSeconds ?? 0,
+      extendExpiration: saConfig.extendTokenExpiration ?? true,
+    });
+    for (const w of expirationSettingWarnings(saIssuer.maxExpirationSeconds, saIssuer.extendExpiration)) logger.warn(w);
     const tokenAuthenticators: BearerTokenAuthenticator[] = [tokens];
 
     let store = options.store;
@@ -365,14 +395,15 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       api,
     });
 
+    const secureContext = { cert: certs.certPem, key: certs.keyPem, minVersion: 'TLSv1.2' } as const;
     const server = createServer({
-      cert: certs.certPem,
-      key: certs.keyPem,
-      minVersion: 'TLSv1.2',
+      ...withClientCas(secureContext, clientCas),
       // Client certificates are asked for, never required here: each authenticator verifies the peer chain
       // against its own bundle (a connection without one is still served).
-      ...(clientCaPems.length > 0 ? { requestCert: true, rejectUnauthorized: false, ca: clientCaPems } : {}),
+      ...(clientCas.length > 0 ? { requestCert: true, rejectUnauthorized: false } : {}),
     }, app.callback());
+    // A reloaded client CA bundle is also named to clients in new handshakes (tls/client-ca-context.ts).
+    followClientCas(server, secureContext, clientCas, { onError: (err) => logger.warn({ err: err.message }, 'client CAs not updated in the TLS context') });
     server.on('tlsClientError', (err) => logger.debug({ err: err.message }, 'TLS handshake failed'));
     const serverClosed = listenAndTrackClose(server);
     await new Promise<void>((resolve, reject) => {

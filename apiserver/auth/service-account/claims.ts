@@ -3,8 +3,9 @@
  * the registered claims `aud` (always a list), `exp`, `iat`, `iss`, `jti` (a random UUID: the
  * ServiceAccountTokenJTI gate is on in 1.32), `nbf`, `sub` = `system:serviceaccount:<ns>:<name>`, and the
  * private claim `kubernetes.io` with `namespace`, `serviceaccount` {name, uid} and the object the token is
- * bound to (`pod`, `secret`, `node`: {name, uid}) when it is. Keys are written in sorted order, as the Go
- * encoder does, so our tokens decode to the same JSON text as kube's.
+ * bound to (`pod`, `secret`, `node`: {name, uid}) when it is, and `warnafter` (a NumericDate) for a token
+ * whose expiry was extended (`--service-account-extend-token-expiration`). Keys are written in sorted
+ * order, as the Go encoder does, so our tokens decode to the same JSON text as kube's.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -32,6 +33,8 @@ export interface TokenClaimsInput {
   readonly bound: BoundObjects;
   /** Epoch ms of issuance. */
   readonly now: number;
+  /** For an extended token: the requested validity, after which using it is reported as stale. */
+  readonly warnAfterSeconds?: number;
   /** Default: a random UUID. */
   readonly jti?: string;
 }
@@ -47,6 +50,7 @@ export function tokenClaims(i: TokenClaimsInput): Record<string, unknown> {
   if (i.bound.pod !== undefined) k8s.pod = ref(i.bound.pod);
   if (i.bound.secret !== undefined) k8s.secret = ref(i.bound.secret);
   k8s.serviceaccount = ref(i.serviceAccount);
+  if (i.warnAfterSeconds !== undefined) k8s.warnafter = iat + i.warnAfterSeconds;
   return {
     aud: [...i.audiences],
     exp: iat + i.expirationSeconds,

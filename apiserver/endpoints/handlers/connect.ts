@@ -35,6 +35,7 @@ export async function handleConnectCreate(parentScope: RequestScope, sub: Connec
   const errs = validateValue(object, sub.kind.schema, undefined, { style: parentScope.served.registry.context.validationStyle });
   if (errs.length > 0) throw invalid({ group: scope.served.group, kind: sub.kind.kind }, parentScope.info.name, toCauses(errs));
   const resources = parentScope.resources;
+  const fromCreate: string[] = [];
   const answer = await sub.create(parentScope.info.name, object, {
     naming: scope.naming,
     namespace: parentScope.info.namespace,
@@ -43,9 +44,10 @@ export async function handleConnectCreate(parentScope: RequestScope, sub: Connec
     services: scope.services ?? noServerServices,
     parent: parentScope.served.registry,
     registry: (group, version, resource) => resources.lookup(group, version, resource)?.registry,
+    warn: (message) => void fromCreate.push(message),
   });
   answer.apiVersion = apiVersionOf(scope.served.group, sub.kind.version);
   answer.kind = sub.kind.kind;
-  addWarnings(scope, warnings);
+  addWarnings(scope, [...warnings, ...fromCreate]);
   await respond(scope, 201, { type: 'object', object: answer });
 }

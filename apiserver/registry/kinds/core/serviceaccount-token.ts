@@ -9,11 +9,18 @@
  * - `spec.boundObjectRef` binds the token to a Secret, a Pod (404 while Pods are not served, as for a
  *   missing Pod) or a Node of the same namespace (cluster for Nodes); another kind is 400 `cannot bind
  *   token to object of type /v1, Kind=ConfigMap`; a uid differing from the object's is 409;
- * - status gets the signed token and `expirationTimestamp` (issuance + expirationSeconds).
+ * - over `--service-account-max-token-expiration` (when set), `expirationSeconds` is shortened to it,
+ *   with kube's Warning `requested expiration of N seconds shortened to M seconds`;
+ * - with `--service-account-extend-token-expiration` (default on), a token bound to a Pod, asked for
+ *   exactly 3607 s (what kube's admission gives projected volumes) and only for the API's audiences is
+ *   signed valid for a year with a `warnafter` claim at 3607 s, while the response still says 3607 s (kube's
+ *   safe transition from legacy tokens; reachable once Pods are served);
+ * - status gets the signed token and `expirationTimestamp` (issuance + spec.expirationSeconds).
  * Nothing is stored. The token is only ever in the response body.
  */
 import type { KubeObject } from '../../../api/object.js';
 import type { BoundObjects } from '../../../auth/service-account/claims.js';
+import type { ServiceAccountTokenIssuer } from '../../../auth/service-account/token-issuer.js';
 import { badRequest, conflict, internalError, invalid, notFound } from '../../../errors/constructors.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
 import { ptr } from '../../../schema/schema.js';
@@ -26,6 +33,10 @@ import { int64, obj, str, stringList, struct, time } from '../shared/schema-buil
 export const defaultExpirationSeconds = 3600;
 const minExpirationSeconds = 600;
 const maxExpirationSeconds = 2 ** 32;
+/** kube's WarnOnlyBoundTokenExpirationSeconds: what admission requests for projected tokens (1h + 7s). */
+export const warnOnlyBoundTokenExpirationSeconds = 60 * 60 + 7;
+/** kube's ExpirationExtensionSeconds: how long an extended token is really valid (a year). */
+export const expirationExtensionSeconds = 24 * 365 * 60 * 60;
 
 const schema = kindSchema(
   'TokenRequest requests a token for a service account. Nothing is stored.',
@@ -126,6 +137,46 @@ function validateTokenRequest(spec: { expirationSeconds?: number }): FieldError[
   return errs;
 }
 
+/** What the issuer is told to sign, and the warning for the response. */
+export interface TokenExpiration {
+  /** The validity the response reports (spec.expirationSeconds), capped. */
+  readonly requested: number;
+  /** The token's real validity (`exp` - `iat`): `requested`, or a year for an extended token. */
+  readonly signed: number;
+  /** The `warnafter` offset of an extended token. */
+  readonly warnAfter?: number;
+  readonly warning?: string;
+}
+
+/**
+ * kube's TokenREST after validation: the cap of `--service-account-max-token-expiration`, then the
+ * extension of pod-bound 3607 s tokens whose audiences are all API audiences.
+ */
+export function tokenExpiration(
+  expirationSeconds: number,
+  audiences: readonly string[],
+  bound: BoundObjects,
+  issuer: Pick<ServiceAccountTokenIssuer, 'apiAudiences' | 'maxExpirationSeconds' | 'extendExpiration'>,
+): TokenExpiration {
+  let requested = expirationSeconds;
+  let warning: string | undefined;
+  if (issuer.maxExpirationSeconds > 0 && requested > issuer.maxExpirationSeconds) {
+    warning = `requested expiration of ${requested} seconds shortened to ${issuer.maxExpirationSeconds} seconds`;
+    requested = issuer.maxExpirationSeconds;
+  }
+  const apiAudiences = new Set(issuer.apiAudiences);
+  const extend = issuer.extendExpiration
+    && bound.pod !== undefined
+    && requested === warnOnlyBoundTokenExpirationSeconds
+    && audiences.every((a) => apiAudiences.has(a));
+  return {
+    requested,
+    signed: extend ? expirationExtensionSeconds : requested,
+    ...(extend ? { warnAfter: requested } : {}),
+    ...(warning === undefined ? {} : { warning }),
+  };
+}
+
 export const serviceAccountToken: ConnectSubresource = Object.freeze({
   name: 'token',
   kind: tokenRequests,
@@ -153,15 +204,20 @@ export const serviceAccountToken: ConnectSubresource = Object.freeze({
     if (errs.length > 0) throw invalid(gk, '', toCauses(errs));
 
     const bound = spec.boundObjectRef === undefined || spec.boundObjectRef === null ? {} : await resolveBound(spec.boundObjectRef, name, ctx);
+    const expiration = tokenExpiration(spec.expirationSeconds, spec.audiences, bound, issuer);
+    if (expiration.warning !== undefined) ctx.warn?.(expiration.warning);
+    spec.expirationSeconds = expiration.requested;
     const issued = issuer.issue({
       namespace: ctx.namespace,
       serviceAccount: { name, uid: String(sa.metadata.uid ?? '') },
       audiences: spec.audiences,
-      expirationSeconds: spec.expirationSeconds,
+      expirationSeconds: expiration.signed,
       bound,
+      ...(expiration.warnAfter === undefined ? {} : { warnAfterSeconds: expiration.warnAfter }),
     });
     req.metadata.creationTimestamp = rfc3339(issued.issuedAt);
-    req.status = { token: issued.token, expirationTimestamp: rfc3339(issued.expiresAt) };
+    // The requested validity, also for an extended token (kube reports spec.expirationSeconds here).
+    req.status = { token: issued.token, expirationTimestamp: rfc3339(issued.issuedAt + expiration.requested * 1000) };
     return req;
   },
 });

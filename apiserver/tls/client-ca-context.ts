@@ -1,0 +1,40 @@
+/**
+ * The HTTPS server's list of acceptable client certificate CAs, kept in step with reloaded CA bundles.
+ *
+ * The server asks every client for a certificate (requestCert, never required: rejectUnauthorized false)
+ * and the authenticators verify the chain themselves against their own bundle, so OpenSSL's own verdict
+ * is not used. The TLS `ca` option still matters: OpenSSL names its subjects in the CertificateRequest,
+ * and clients pick the certificate to send from that list (Go's crypto/tls, so kubectl, sends none when
+ * its certificate's issuer is not named). After a reload of `--client-ca-file` or
+ * `--requestheader-client-ca-file` the server therefore gets a new secure context with the new list
+ * (`tls.Server#setSecureContext`: new connections use it, open ones keep theirs, as kube's
+ * GetConfigForClient does). The serving certificate, key and minimum version are passed again unchanged.
+ */
+import type { Server, SecureContextOptions } from 'node:tls';
+import type { CaBundle } from '../auth/ca-bundle.js';
+
+/** The secure context options of `base` with the bundles' current PEMs as `ca` (none: no `ca`). */
+export function withClientCas(base: SecureContextOptions, bundles: readonly CaBundle[]): SecureContextOptions {
+  return bundles.length === 0 ? base : { ...base, ca: bundles.map((b) => b.pem()) };
+}
+
+/**
+ * Gives `server` a new secure context whenever one of `bundles` reloads. `onUpdated` is told after each
+ * update (logs), `onError` when OpenSSL refuses the new context (the previous one stays).
+ */
+export function followClientCas(
+  server: Server,
+  base: SecureContextOptions,
+  bundles: readonly CaBundle[],
+  o: { readonly onUpdated?: () => void; readonly onError?: (err: Error) => void } = {},
+): void {
+  const update = (): void => {
+    try {
+      server.setSecureContext(withClientCas(base, bundles));
+      o.onUpdated?.();
+    } catch (err) {
+      o.onError?.(err as Error);
+    }
+  };
+  for (const b of bundles) b.onChange(update);
+}
