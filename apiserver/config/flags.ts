@@ -60,7 +60,8 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'authentication-config', type: 'string', default: '', arg: 'path',
     help: 'AuthenticationConfiguration file (YAML or JSON, apiVersion apiserver.config.<group-domain>/v1beta1): '
       + 'anonymous.enabled and anonymous.conditions (a list of {path}: only those paths accept anonymous '
-      + 'requests). JWT authenticators are not supported.' },
+      + 'requests). JWT authenticators are not supported. Re-read when it changes; a changed anonymous section '
+      + 'is refused (logged) until a restart.' },
   { name: 'enable-bootstrap-token-auth', type: 'bool', default: 'false',
     help: 'Allow Secrets of type bootstrap.<domain>/token (bootstrap.kubernetes.io/token under k8s.io) in the '
       + 'system namespace to be used as bearer tokens <id>.<secret>, and run the tokencleaner controller that '
@@ -73,7 +74,8 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'requestheader-client-ca-file', type: 'string', default: '', arg: 'path',
     help: 'PEM bundle verifying the client certificates of authenticating proxies: only on a connection whose '
       + 'certificate it verifies are the --requestheader-username-headers trusted (anywhere else they are '
-      + 'ignored and removed). Use a CA of its own, not the --client-ca-file one.' },
+      + 'ignored and removed). Use a CA of its own, not the --client-ca-file one. Re-read when it changes (a broken '
+      + 'bundle is logged and the previous one stays).' },
   { name: 'requestheader-allowed-names', type: 'list', default: '', arg: 'names',
     help: 'Client certificate common names allowed to provide usernames in the request headers. Empty: any '
       + 'certificate verified by --requestheader-client-ca-file.' },
@@ -90,7 +92,8 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'client-ca-file', type: 'string', default: '', arg: 'path',
     help: 'PEM bundle of CAs verifying client certificates: a request with a certificate it verifies (client '
       + 'auth usage, valid now) is authenticated as the subject CN, with the subject O values as groups; an '
-      + 'unverifiable certificate is 401. Keep it apart from the serving CA and --requestheader-client-ca-file.' },
+      + 'unverifiable certificate is 401. Keep it apart from the serving CA and --requestheader-client-ca-file. '
+      + 'Re-read when it changes (a broken bundle is logged and the previous one stays).' },
   { name: 'service-account-key-file', type: 'list', default: '', arg: 'path', repeatable: true,
     help: 'PEM file of keys verifying service account tokens (RSA or ECDSA public keys, private keys or '
       + 'certificates; repeatable). The signing key is always accepted too. Without this flag and '
