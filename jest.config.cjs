@@ -12,7 +12,14 @@ module.exports = {
       jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
       module: { type: 'commonjs' },
     }],
+    // ESM-only dependencies (the CEL engine @marcbachmann/cel-js) are compiled to CommonJS like our sources.
+    '/node_modules/@marcbachmann/cel-js/.+\\.js$': ['@swc/jest', {
+      jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' },
+      module: { type: 'commonjs' },
+    }],
   },
+  // node_modules is not transformed, except the ESM-only packages above.
+  transformIgnorePatterns: ['/node_modules/(?!@marcbachmann/cel-js/)'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 60000,
   // dist/ is built once for the tests that run bin/platform-apiserver (never by a test file: see the file).

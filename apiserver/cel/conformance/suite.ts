@@ -11,7 +11,7 @@ import { Type_PrimitiveType, Type_WellKnownType, type Type } from '@bufbuild/cel
 import type { Registry } from '@bufbuild/protobuf';
 
 export interface ConformanceCase {
-  /** `file/section/test`, e.g. `basic/self_eval_zeroish/self_eval_int_zero`. */
+  /** `file/section/test`, e.g. `basic/self_eval_zeroish/self_eval_int_zero`; `#2` ... on repeated names. */
   readonly path: string;
   /** The file's name, e.g. `basic`; the unit pass rates are reported by. */
   readonly file: string;
@@ -24,8 +24,15 @@ let cached: { cases: readonly ConformanceCase[]; registry: Registry } | undefine
 export function loadSimpleSuite(): { readonly cases: readonly ConformanceCase[]; readonly registry: Registry } {
   if (cached !== undefined) return cached;
   const cases: ConformanceCase[] = [];
+  const seen = new Map<string, number>();
   const walk = (suite: IncrementalTestSuite, prefix: string, file: string): void => {
-    for (const t of suite.tests) cases.push({ path: `${prefix}/${t.name}`, file, test: t.original });
+    for (const t of suite.tests) {
+      // The data repeats a few names within a section; the second one is `name#2`, and so on.
+      const base = `${prefix}/${t.name}`;
+      const n = (seen.get(base) ?? 0) + 1;
+      seen.set(base, n);
+      cases.push({ path: n === 1 ? base : `${base}#${n}`, file, test: t.original });
+    }
     for (const s of suite.suites) walk(s, `${prefix}/${s.name}`, file);
   };
   for (const f of getConformanceSuite().suites) walk(f, f.name, f.name);
