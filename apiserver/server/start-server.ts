@@ -6,41 +6,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startCompactor } from '../../storage/compactor.js';
 import type { Store } from '../../storage/interface.js';
 import { openStore } from '../../storage/open-store.js';
-import { adminUser, ensureAdminToken } from '../auth/admin-credentials.js';
+import { adminUser } from '../auth/admin-credentials.js';
 import { localServerUrl, writeAdminKubeconfig } from '../auth/kubeconfig.js';
 import { bearerTokenAuthenticator } from '../auth/bearer-token.js';
-import { anonymousAllowed, resolveAnonymous } from '../auth/anonymous.js';
-import type { BearerTokenAuthenticator, RequestAuthenticator } from '../auth/authenticator.js';
-import { loadAuthenticationConfigFile, type AuthenticationConfiguration } from '../auth/authentication-config.js';
-import { followAuthenticationConfig } from '../auth/authentication-config-reload.js';
-import { loadCaBundleFile, type CaBundle, type ReloadingCaBundle } from '../auth/ca-bundle.js';
+import type { BearerTokenAuthenticator } from '../auth/authenticator.js';
 import { followClientCas, withClientCas } from '../tls/client-ca-context.js';
-import { bootstrapTokenAuthenticator, cachedSecrets } from '../auth/bootstrap-token.js';
-import { bootstrapTokenSecretType } from '../auth/bootstrap-token-secret.js';
-import { requestHeaderAuthenticator } from '../auth/request-header.js';
-import { x509Authenticator } from '../auth/x509-authenticator.js';
-import { loadServiceAccountKeys } from '../auth/service-account/service-account-keys.js';
-import { expirationSettingWarnings, tokenIssuer } from '../auth/service-account/token-issuer.js';
-import { serviceAccountTokenAuthenticator } from '../auth/service-account/token-authenticator.js';
-import { cachedLookup } from '../auth/service-account/cached-lookup.js';
 import { oidcDiscoveryEndpoints } from '../endpoints/oidc-discovery.js';
-import { defaultServiceAccounts } from '../config/server-config.js';
-import { startTokenCleaner } from '../controllers/tokencleaner/token-cleaner.js';
-import { staticTokenAuthenticator, type TokenAuthenticator } from '../auth/token-authenticator.js';
-import { loadTokenFile } from '../auth/token-file.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { pingCheck, withDeadline, type HealthCheck } from '../endpoints/health-check.js';
 import { unknownBuild, type BuildInfo } from '../endpoints/version.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ensureGeneratedCerts, loadProvidedCerts } from '../tls/serving-certs.js';
 import { trustAnchorFor } from '../tls/trust-anchor.js';
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import { startLeaderElection } from '../controllers/leader-election.js';
-import { startNamespaceController } from '../controllers/namespace/namespace-controller.js';
-import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregation/aggregation-controller.js';
-import { startServiceAccountsController } from '../controllers/serviceaccounts/serviceaccounts-controller.js';
-import { createEventRecorder } from '../events/event-recorder.js';
 import { apiEndpoints } from '../endpoints/api-endpoints.js';
 import { naming } from '../naming/naming.js';
 import { bootstrapNamespaces } from '../registry/bootstrap-namespaces.js';
@@ -53,6 +30,8 @@ import { rbacSourcesOf, seedIndex } from '../authorization/rbac-sources.js';
 import { builtinKinds } from '../registry/kinds/index.js';
 import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { createApp } from './app.js';
+import { assembleAuthentication, resourceTokenAuthenticators } from './assemble-authentication.js';
+import { startInServerControllers } from './in-server-controllers.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import type { Filter } from './request-state.js';
 import type { Authorizer } from '../authorization/authorizer.js';
@@ -121,76 +100,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       : await loadProvidedCerts(config.tls.certFile, config.tls.keyFile);
     const caPem = certs.caPem ?? (await trustAnchorFor(certs.certPem));
 
-    let tokens: TokenAuthenticator;
-    let adminToken: string | undefined;
-    if (config.tokenAuthFile !== undefined) {
-      const entries = await loadTokenFile(config.tokenAuthFile);
-      tokens = staticTokenAuthenticator(entries);
-      logger.info({ file: config.tokenAuthFile, tokens: entries.length }, 'loaded token file');
-    } else {
-      adminToken = await ensureAdminToken(config.dataDir);
-      tokens = staticTokenAuthenticator([{ token: adminToken, user: adminUser }]);
-    }
-
+    const names = naming(config.groupDomain);
     const authorizationModes = config.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
     // Authentication settings are checked before anything is opened, so a bad one fails fast.
-    const authConfig = config.authenticationConfigFile === undefined
-      ? undefined
-      : await loadAuthenticationConfigFile(config.authenticationConfigFile, naming(config.groupDomain), config.features);
-    const anonymousOf = (file: AuthenticationConfiguration | undefined) =>
-      anonymousAllowed(resolveAnonymous({ flag: config.anonymousAuth, file, authorizationModes, onWarning: (message) => logger.warn(message) }));
-    let anonymousPath = anonymousOf(authConfig?.config);
-    if (config.authenticationConfigFile !== undefined && authConfig !== undefined) {
-      // Re-read on change (kube 1.30+); the anonymous section may not change without a restart.
-      const reloading = followAuthenticationConfig({
-        file: config.authenticationConfigFile,
-        initialText: authConfig.text,
-        initial: authConfig.config,
-        naming: naming(config.groupDomain),
-        features: config.features,
-        log: logger,
-        onReloaded: (c) => {
-          anonymousPath = anonymousOf(c);
-        },
-      });
-      cleanups.push(async () => reloading.stop());
-    }
-    // Request header proxy first (kube's order), then x509, then bearer tokens.
-    const requestAuthenticators: RequestAuthenticator[] = [];
-    /** CA bundles the TLS server asks client certificates for (each authenticator verifies its own). */
-    const clientCas: CaBundle[] = [];
-    /** Followed while the server runs (ca-bundle.ts): a new bundle is used at once, a broken one is refused. */
-    const caBundleFile = async (purpose: string, file: string): Promise<ReloadingCaBundle> => {
-      const bundle = await loadCaBundleFile({
-        purpose,
-        file,
-        onLoaded: (b, certificates) => logger.info({ name: b.name, certificates }, 'loaded a new CA bundle'),
-        onRefused: (b, err) => logger.warn({ name: b.name, err: err.message }, 'CA bundle not reloaded, the previous one stays in use'),
-      });
-      cleanups.push(async () => bundle.stop());
-      clientCas.push(bundle);
-      return bundle;
-    };
-    if (config.requestHeader !== undefined) {
-      const rh = config.requestHeader;
-      requestAuthenticators.push(requestHeaderAuthenticator({ ...rh, ca: await caBundleFile('request-header', rh.clientCaFile) }));
-    }
-    if (config.clientCaFile !== undefined) {
-      const ca = await caBundleFile('client-ca-bundle', config.clientCaFile);
-      requestAuthenticators.push(x509Authenticator({ ca, onRejected: (reason) => logger.debug({ reason }, 'client certificate rejected') }));
-    }
-    // Service account tokens: signed with the signing key under the first issuer, verified with every key.
-    const saConfig = config.serviceAccounts ?? defaultServiceAccounts;
-    const saKeys = await loadServiceAccountKeys(saConfig, config.dataDir);
-    const saIssuer = tokenIssuer({
-      issuer: saConfig.issuers[0]!,
-      apiAudiences: saConfig.apiAudiences,
-      key: saKeys.signingKey,
-      maxExpirationSeconds: saConfig.maxTokenExpirationSeconds ?? 0,
-      extendExpiration: saConfig.extendTokenExpiration ?? true,
-    });
-    for (const w of expirationSettingWarnings(saIssuer.maxExpirationSeconds, saIssuer.extendExpiration)) logger.warn(w);
-    const tokenAuthenticators: BearerTokenAuthenticator[] = [tokens];
+    const auth = await assembleAuthentication(config, names, authorizationModes, logger, cleanups);
+    const saConfig = auth.serviceAccounts;
+    const tokenAuthenticators: BearerTokenAuthenticator[] = [auth.staticTokens];
 
     let store = options.store;
     if (store === undefined) {
@@ -219,7 +134,6 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     cleanups.push(async () => {
       for (const c of caches) c.stop();
     });
-    const names = naming(config.groupDomain);
     // RBAC decides from an index of the RBAC objects, fed by their watch caches (or the bootstrap policy
     // when this server does not serve them); the server listens once it holds their current state.
     const rbacIndex = authorizationModes.includes('RBAC') ? new RbacIndex(names.group('rbac')) : undefined;
@@ -229,7 +143,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // token authenticators (the list grows below with bootstrap tokens) and rules listing. A server given its
     // own authorizer cannot list its rules.
     const rules = options.authorizer === undefined ? buildRulesResolver(authorizationModes, rbacIndex) : unlistableRules;
-    const services: ServerServices = { authorizer, rules, tokenAuthenticators, apiAudiences: saConfig.apiAudiences, serviceAccountTokens: saIssuer };
+    const services: ServerServices = { authorizer, rules, tokenAuthenticators, apiAudiences: saConfig.apiAudiences, serviceAccountTokens: auth.tokenIssuer };
     let api = options.api;
     /** host:port of this server (the issuer discovery jwks_uri default), known once it listens. */
     let externalHost = '';
@@ -269,40 +183,13 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         await feed.ready();
         rbacFed = true;
       }
-      const secrets = served.resources.lookup('', 'v1', 'secrets');
-      const serviceAccounts = served.resources.lookup('', 'v1', 'serviceaccounts');
-      if (serviceAccounts !== undefined) {
-        // After static tokens, before bootstrap tokens (kube's order).
-        const lookupOf = (resource: string) => {
-          const r = served.resources.lookup('', 'v1', resource);
-          return r === undefined ? undefined : cachedLookup(r.registry);
-        };
-        const pods = lookupOf('pods');
-        const nodes = lookupOf('nodes');
-        tokenAuthenticators.push(serviceAccountTokenAuthenticator({
-          issuers: saConfig.issuers,
-          keys: saKeys.verificationKeys,
-          apiAudiences: saConfig.apiAudiences,
-          serviceAccounts: cachedLookup(serviceAccounts.registry),
-          ...(secrets === undefined ? {} : { secrets: cachedLookup(secrets.registry) }),
-          ...(pods === undefined ? {} : { pods }),
-          ...(nodes === undefined ? {} : { nodes }),
-          onRejected: (reason) => logger.debug({ reason }, 'service account token rejected'),
-        }));
-      }
-      if (config.enableBootstrapTokenAuth === true && secrets !== undefined) {
-        tokenAuthenticators.push(bootstrapTokenAuthenticator({
-          secretType: bootstrapTokenSecretType(names),
-          secret: cachedSecrets(secrets.registry, names.systemNamespace),
-          onRejected: (secret, reason) => logger.debug({ secret, reason }, 'bootstrap token rejected'),
-        }));
-      }
+      tokenAuthenticators.push(...resourceTokenAuthenticators(auth, served.resources, config, names, logger));
       api = served.filter;
       const oidc = oidcDiscoveryEndpoints({
         issuer: saConfig.issuers[0]!,
         ...(saConfig.jwksUri === undefined ? {} : { jwksUri: saConfig.jwksUri }),
         externalAddress: () => externalHost,
-        keys: saKeys.verificationKeys,
+        keys: auth.serviceAccountKeys.verificationKeys,
       });
       if (typeof oidc === 'string') logger.info(oidc);
       else {
@@ -310,58 +197,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         api = (ctx, next) => oidc(ctx, () => resources(ctx, next));
       }
 
-      // In-server controllers run on one replica at a time (DESIGN.md invariant 11).
-      const elector = startLeaderElection({
-        store: theStore,
-        key: `${config.storagePrefix}/leases/${names.systemNamespace}/platform-apiserver-controllers`,
-        name: 'platform-apiserver-controllers',
-        namespace: names.systemNamespace,
-        identity: `${hostname()}_${randomUUID()}`,
-        onStartedLeading: (signal) => {
-          logger.info('leading: starting the in-server controllers');
-          const eventRegistry = served.resources.lookup('', 'v1', 'events')?.registry;
-          const controller = startNamespaceController({
-            resources: served.resources,
-            onError: (err) => logger.warn({ err }, 'namespace controller'),
-            onRemoved: (namespace) => logger.info({ namespace }, 'namespace removed'),
-            ...(eventRegistry === undefined
-              ? {}
-              : { recorder: createEventRecorder({ events: eventRegistry, component: 'namespace-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
-          });
-          signal.addEventListener('abort', () => void controller.stop(), { once: true });
-          const clusterRoles = served.resources.lookup(names.group('rbac'), 'v1', 'clusterroles');
-          if (clusterRoles !== undefined) {
-            const aggregation = startClusterRoleAggregation({
-              clusterRoles: clusterRoles.registry,
-              onError: (err) => logger.warn({ err }, 'clusterrole aggregation'),
-            });
-            signal.addEventListener('abort', () => void aggregation.stop(), { once: true });
-          }
-          const namespaces = served.resources.lookup('', 'v1', 'namespaces');
-          const serviceAccounts = served.resources.lookup('', 'v1', 'serviceaccounts');
-          if (namespaces !== undefined && serviceAccounts !== undefined) {
-            const accounts = startServiceAccountsController({
-              namespaces: namespaces.registry,
-              serviceAccounts: serviceAccounts.registry,
-              onError: (err) => logger.warn({ err }, 'serviceaccount controller'),
-            });
-            signal.addEventListener('abort', () => void accounts.stop(), { once: true });
-          }
-          if (config.enableBootstrapTokenAuth === true && secrets !== undefined) {
-            // kube-controller-manager's tokencleaner; on with bootstrap tokens (there is no --controllers).
-            const cleaner = startTokenCleaner({
-              secrets: secrets.registry,
-              namespace: names.systemNamespace,
-              secretType: bootstrapTokenSecretType(names),
-              onDeleted: (name) => logger.info({ secret: name }, 'tokencleaner: deleted expired bootstrap token'),
-              onError: (err) => logger.warn({ err }, 'tokencleaner'),
-            });
-            signal.addEventListener('abort', () => void cleaner.stop(), { once: true });
-          }
-        },
-        onStoppedLeading: () => logger.info('stopped leading'),
-        onError: (err) => logger.warn({ err }, 'leader election'),
-      });
+      const elector = startInServerControllers(theStore, served.resources, config, names, logger);
       cleanups.push(() => elector.stop());
     }
 
@@ -379,9 +215,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const app = createApp({
       logger,
       registry,
-      authenticators: [...requestAuthenticators, bearerTokenAuthenticator(tokenAuthenticators)],
+      authenticators: [...auth.requestAuthenticators, bearerTokenAuthenticator(tokenAuthenticators)],
       // Anonymous requests go wherever the settings allow; the authorizer decides what they may do.
-      anonymous: (ctx) => anonymousPath(ctx.path),
+      anonymous: (ctx) => auth.anonymous(ctx.path),
       authorizer,
       ...(rbacIndex === undefined ? {} : { ruleResolver: rbacIndex }),
       naming: names,
@@ -397,13 +233,13 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
     const secureContext = { cert: certs.certPem, key: certs.keyPem, minVersion: 'TLSv1.2' } as const;
     const server = createServer({
-      ...withClientCas(secureContext, clientCas),
+      ...withClientCas(secureContext, auth.clientCas),
       // Client certificates are asked for, never required here: each authenticator verifies the peer chain
       // against its own bundle (a connection without one is still served).
-      ...(clientCas.length > 0 ? { requestCert: true, rejectUnauthorized: false } : {}),
+      ...(auth.clientCas.length > 0 ? { requestCert: true, rejectUnauthorized: false } : {}),
     }, app.callback());
     // A reloaded client CA bundle is also named to clients in new handshakes (tls/client-ca-context.ts).
-    followClientCas(server, secureContext, clientCas, { onError: (err) => logger.warn({ err: err.message }, 'client CAs not updated in the TLS context') });
+    followClientCas(server, secureContext, auth.clientCas, { onError: (err) => logger.warn({ err: err.message }, 'client CAs not updated in the TLS context') });
     server.on('tlsClientError', (err) => logger.debug({ err: err.message }, 'TLS handshake failed'));
     const serverClosed = listenAndTrackClose(server);
     await new Promise<void>((resolve, reject) => {
@@ -423,11 +259,11 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     externalHost = new URL(url).host;
 
     let kubeconfigPath: string | undefined;
-    if (adminToken !== undefined) {
+    if (auth.adminToken !== undefined) {
       kubeconfigPath = await writeAdminKubeconfig(config.dataDir, {
         server: url,
         caPem,
-        token: adminToken,
+        token: auth.adminToken,
         userName: adminUser.name,
         name: 'platform-apiserver',
       });

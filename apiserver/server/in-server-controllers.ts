@@ -1,0 +1,74 @@
+/**
+ * The controllers this server runs in-process (kube-controller-manager's, for what the API itself needs),
+ * on one replica at a time (DESIGN.md invariant 11): the leader starts them all and stops them when it
+ * loses the lease.
+ *
+ * - namespace lifecycle (empties and removes Terminating namespaces; records problems as events);
+ * - ClusterRole aggregation (when the RBAC kinds are served);
+ * - serviceaccount (a `default` ServiceAccount in every active namespace);
+ * - tokencleaner (expired bootstrap tokens; with `--enable-bootstrap-token-auth`, as there is no
+ *   `--controllers` flag).
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Store } from '../../storage/interface.js';
+import { bootstrapTokenSecretType } from '../auth/bootstrap-token-secret.js';
+import type { ServerConfig } from '../config/server-config.js';
+import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregation/aggregation-controller.js';
+import { startLeaderElection, type LeaderElector } from '../controllers/leader-election.js';
+import { startNamespaceController } from '../controllers/namespace/namespace-controller.js';
+import { startServiceAccountsController } from '../controllers/serviceaccounts/serviceaccounts-controller.js';
+import { startTokenCleaner } from '../controllers/tokencleaner/token-cleaner.js';
+import type { ServedResources } from '../endpoints/resources/served-resources.js';
+import { createEventRecorder } from '../events/event-recorder.js';
+import type { Logger } from '../log/logger.js';
+import type { Naming } from '../naming/naming.js';
+
+export function startInServerControllers(store: Store, resources: ServedResources, config: ServerConfig, names: Naming, logger: Logger): LeaderElector {
+  return startLeaderElection({
+    store,
+    key: `${config.storagePrefix}/leases/${names.systemNamespace}/platform-apiserver-controllers`,
+    name: 'platform-apiserver-controllers',
+    namespace: names.systemNamespace,
+    identity: `${hostname()}_${randomUUID()}`,
+    onStartedLeading: (signal) => {
+      logger.info('leading: starting the in-server controllers');
+      const stopOnAbort = (c: { stop(): Promise<void> }): void => signal.addEventListener('abort', () => void c.stop(), { once: true });
+      const registry = (group: string, resource: string) => resources.lookup(group, 'v1', resource)?.registry;
+
+      const events = registry('', 'events');
+      stopOnAbort(startNamespaceController({
+        resources,
+        onError: (err) => logger.warn({ err }, 'namespace controller'),
+        onRemoved: (namespace) => logger.info({ namespace }, 'namespace removed'),
+        ...(events === undefined
+          ? {}
+          : { recorder: createEventRecorder({ events, component: 'namespace-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
+      }));
+
+      const clusterRoles = registry(names.group('rbac'), 'clusterroles');
+      if (clusterRoles !== undefined) {
+        stopOnAbort(startClusterRoleAggregation({ clusterRoles, onError: (err) => logger.warn({ err }, 'clusterrole aggregation') }));
+      }
+
+      const namespaces = registry('', 'namespaces');
+      const serviceAccounts = registry('', 'serviceaccounts');
+      if (namespaces !== undefined && serviceAccounts !== undefined) {
+        stopOnAbort(startServiceAccountsController({ namespaces, serviceAccounts, onError: (err) => logger.warn({ err }, 'serviceaccount controller') }));
+      }
+
+      const secrets = registry('', 'secrets');
+      if (config.enableBootstrapTokenAuth === true && secrets !== undefined) {
+        stopOnAbort(startTokenCleaner({
+          secrets,
+          namespace: names.systemNamespace,
+          secretType: bootstrapTokenSecretType(names),
+          onDeleted: (name) => logger.info({ secret: name }, 'tokencleaner: deleted expired bootstrap token'),
+          onError: (err) => logger.warn({ err }, 'tokencleaner'),
+        }));
+      }
+    },
+    onStoppedLeading: () => logger.info('stopped leading'),
+    onError: (err) => logger.warn({ err }, 'leader election'),
+  });
+}
