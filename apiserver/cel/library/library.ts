@@ -1,0 +1,36 @@
+/**
+ * A CEL library as data: the overloads it declares (for the checker) with their implementations (for the
+ * interpreter) and their costs. Environments are assembled from libraries per server version
+ * (environment/), so a function introduced in 1.29 is accepted in new expressions only by a 1.29+ server
+ * while stored expressions keep evaluating.
+ */
+import type { CelValue } from '../values/value.js';
+
+export interface Overload {
+  /**
+   * The declaration in the checker's (cel-js) syntax: `name(type, ...): result` for a global function,
+   * `type.name(type, ...): result` for a member function (`string.charAt(int): string`,
+   * `list<int>.sum(): int`). One overload per signature; overloads of one name must not overlap.
+   */
+  readonly signature: string;
+  /**
+   * The implementation: the receiver first for a member function, then the arguments, already evaluated.
+   * Returns a CEL value or throws a `CelEvalError` (never another error: the interpreter turns anything
+   * else into an internal error, never a crash of the request).
+   */
+  readonly impl: (...args: CelValue[]) => CelValue;
+  /**
+   * Kubernetes' runtime cost of one call from the actual arguments (receiver first), in cost units.
+   * Default 1 (a constant-time function).
+   */
+  readonly cost?: (args: readonly CelValue[]) => number;
+}
+
+export interface CelLibrary {
+  readonly name: string;
+  /** The Kubernetes minor version (1.x) that introduced the library; its functions are accepted in writes from then on. */
+  readonly since: number;
+  readonly overloads: readonly Overload[];
+  /** Opaque types the library introduces (by their CEL names: `kubernetes.Quantity`, `net.IP`...). */
+  readonly types?: readonly string[];
+}
