@@ -2,7 +2,7 @@
  * `make bench`: runs every benchmark part and prints one markdown report (machine, command, tables) to
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
- *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth)
+ *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
  *   --server=dist|tsx   how parts http, cache, patch, media and auth run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
@@ -11,6 +11,7 @@ import { cpus, loadavg, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { benchAuth } from './auth.js';
+import { benchCelEngines } from './cel/engines.js';
 import { benchHttp } from './http.js';
 import { benchMedia } from './media.js';
 import { benchPatch } from './patch.js';
@@ -30,6 +31,7 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   patch: ({ scale, server }) => benchPatch({ scale, server }),
   media: ({ scale, server }) => benchMedia({ scale, server }),
   auth: ({ scale, server }) => benchAuth({ scale, server }),
+  cel: ({ scale }) => benchCelEngines({ scale }),
 };
 
 function etcdVersion(): string {
