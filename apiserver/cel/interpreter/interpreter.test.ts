@@ -228,6 +228,8 @@ describe('compile errors', () => {
     expect(e).toBeInstanceOf(CelCompileError);
     expect(e?.message).toMatch(/^ERROR: <input>:1:\d+: found no matching overload for 'startsWith' applied to 'string\.\(int\)'$/);
     expect(() => env.compile("1 + 'a'")).toThrow("found no matching overload for '_+_' applied to '(int, string)'");
+    // Functions the engine's checker knows but Kubernetes does not have are refused, not left to fail later.
+    expect(() => env.compile("b'a'.hex()")).toThrow("undeclared reference to 'hex'");
   });
 });
 

@@ -421,6 +421,11 @@ export class Planner {
       candidates.push(e);
     }
     const label = isMember ? `${name}` : fname;
+    if (all.length === 0 && operandNodes.every((n) => n.checkedType !== undefined)) {
+      // A function the checker declares but neither the standard library nor a Kubernetes library
+      // implements (cel-js extras such as `bytes.hex()`): refused at compile time, as cel-go would.
+      throw this.compileError(node, `undeclared reference to '${fname}' (in container '')`);
+    }
     if (candidates.length === 0) {
       return (f) => {
         const vals = operands.map((o) => o(f));
