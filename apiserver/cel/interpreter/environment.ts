@@ -31,11 +31,20 @@ export interface EnvironmentOptions {
   readonly types?: readonly TypeRegistration[];
   /** Homogeneous aggregate literals (Kubernetes: on; the cel-spec conformance suite: off). Default true. */
   readonly homogeneousAggregateLiterals?: boolean;
+  /**
+   * Called last with the checker (the cel-js `Environment` of this environment only), for declarations
+   * the options above cannot express: schema object types with their equality (`types/register.ts`).
+   */
+  readonly configureChecker?: (checker: Environment) => void;
 }
 
 export interface CompileOptions {
   /** Type-check (default true). Unchecked programs dispatch every call at run time. */
   readonly check?: boolean;
+  /** Called with the parsed AST before the check: rewrites in place that keep source positions. */
+  readonly beforeCheck?: (ast: AstNode) => void;
+  /** Called with the checked AST before planning: further compile-time checks (throw CelCompileError). */
+  readonly afterCheck?: (ast: AstNode) => void;
 }
 
 const unusedHandler = (): never => {
@@ -111,6 +120,7 @@ export class CelEnvironment {
       }
     }
     for (const [name, type] of Object.entries(options.variables ?? {})) this.checker.registerVariable(name, type);
+    options.configureChecker?.(this.checker);
     return this;
   }
 
@@ -123,6 +133,12 @@ export class CelEnvironment {
       throw toCompileError(expression, e);
     }
     let type: string | undefined;
+    const ast = parsed.ast as unknown as AstNode;
+    try {
+      options.beforeCheck?.(ast);
+    } catch (e) {
+      throw toCompileError(expression, e);
+    }
     if (options.check ?? true) {
       let checked: { valid: boolean; type?: string; error?: unknown };
       try {
@@ -131,16 +147,21 @@ export class CelEnvironment {
         throw toCompileError(expression, e);
       }
       if (!checked.valid) throw toCompileError(expression, checked.error);
-      type = (parsed.ast as unknown as AstNode).checkedType?.name ?? checked.type;
+      type = ast.checkedType?.name ?? checked.type;
+      try {
+        options.afterCheck?.(ast);
+      } catch (e) {
+        throw toCompileError(expression, e);
+      }
     }
     const planner = new Planner(this, expression);
     let root: Step;
     try {
-      root = planner.planRoot(parsed.ast as unknown as AstNode);
+      root = planner.planRoot(ast);
     } catch (e) {
       throw toCompileError(expression, e);
     }
-    return new CelProgram(expression, root, planner.slots, type);
+    return new CelProgram(expression, root, planner.slots, type, ast);
   }
 }
 
@@ -154,6 +175,8 @@ export class CelProgram {
     private readonly slotCount: number,
     /** The checker's deduced type (cel-js spelling), undefined when compiled unchecked. */
     readonly type: string | undefined,
+    /** The (checked) AST the program was planned from, for the static cost estimator. */
+    readonly ast?: AstNode,
   ) {}
 
   /**

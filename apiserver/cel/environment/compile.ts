@@ -1,0 +1,71 @@
+/**
+ * Compiling one expression in an environment derived from a base environment: parse, the passes before
+ * the check (validate.ts), the check, the passes after it, planning. Failures come out as
+ * `CelExpressionError`s in Kubernetes' words (errors.ts).
+ */
+import { CelCompileError } from '../errors.js';
+import type { CelEnvironment, CelProgram } from '../interpreter/environment.js';
+import type { AstNode } from '../interpreter/plan.js';
+import type { ObjectDecl } from '../types/decl-type.js';
+import type { BaseEnvironment } from './base.js';
+import { CelExpressionError, compilationFailed } from './errors.js';
+import { afterCheck, beforeCheck, type PlanningFailure } from './validate.js';
+
+/** A compile environment: the checker and function table, and what the passes need to know. */
+export interface ExpressionEnvironment {
+  readonly env: CelEnvironment;
+  readonly base: BaseEnvironment;
+  /** Object types of the declared variables (for field checks). */
+  readonly objectTypes: ReadonlyMap<string, ObjectDecl>;
+  readonly qualifiedVariables?: ReadonlySet<string>;
+}
+
+export interface CompiledExpression {
+  readonly program: CelProgram;
+  /** The checked result type, cel-js spelling (`bool`, `list<string>`, `selfType.spec`...). */
+  readonly type: string;
+  /** The checked AST (for the static cost estimator). */
+  readonly ast: AstNode;
+}
+
+export interface CompileWording {
+  /** Default `compilation failed: `. */
+  readonly compilationFailed?: string;
+  /** Default `program instantiation failed: `. */
+  readonly instantiationFailed?: string;
+}
+
+/** Compiles or throws CelExpressionError. */
+export function compileIn(e: ExpressionEnvironment, expression: string, wording: CompileWording = {}): CompiledExpression {
+  const passOptions = { features: e.base.features, objectTypes: e.objectTypes, qualifiedVariables: e.qualifiedVariables };
+  let planning: PlanningFailure[] = [];
+  let program: CelProgram;
+  try {
+    program = e.env.compile(expression, {
+      beforeCheck: (ast) => beforeCheck(ast, passOptions),
+      afterCheck: (ast) => {
+        planning = afterCheck(ast, passOptions);
+      },
+    });
+  } catch (err) {
+    if (err instanceof CelCompileError) throw compilationFailed(err, wording.compilationFailed);
+    throw new CelExpressionError(`unexpected compilation error: ${err instanceof Error ? err.message : String(err)}`, 'Internal');
+  }
+  const failure = planning[0];
+  if (failure !== undefined) {
+    throw new CelExpressionError((wording.instantiationFailed ?? 'program instantiation failed: ') + failure.detail, 'Invalid', failure.line, failure.column);
+  }
+  return { program, type: program.type ?? 'dyn', ast: program.ast! };
+}
+
+/**
+ * A cel-js type name as cel-go's `Type.String()` prints it in Kubernetes' messages: `list(string)`,
+ * `map(string, int)`, `optional_type(int)`, `null_type`.
+ */
+export function celGoTypeString(t: string): string {
+  return t
+    .replace(/\bnull\b/g, 'null_type')
+    .replace(/\boptional</g, 'optional_type<')
+    .replace(/</g, '(')
+    .replace(/>/g, ')');
+}
