@@ -114,6 +114,8 @@ export interface TableEntry {
   readonly predicates: readonly Predicate[];
   readonly impl: (...args: CelValue[]) => CelValue;
   readonly cost: ((args: readonly CelValue[]) => number) | undefined;
+  /** The static estimate hook of the overload (cost/estimator.ts), if it has one. */
+  readonly estimate: Overload['estimate'];
 }
 
 export interface ParsedSignature {
@@ -168,7 +170,7 @@ export class FunctionTable {
     const name = namespaced ? `${sig.receiver}.${sig.name}` : sig.name;
     const paramTexts = member ? [sig.receiver!, ...sig.params] : sig.params;
     const params = paramTexts.map(parseTypeTree);
-    const entry: TableEntry = { signature: overload.signature, params, predicates: params.map(predicateOf), impl: overload.impl, cost: overload.cost };
+    const entry: TableEntry = { signature: overload.signature, params, predicates: params.map(predicateOf), impl: overload.impl, cost: overload.cost, estimate: overload.estimate };
     const key = tableKey(member, name, sig.params.length);
     const list = this.entries.get(key) ?? [];
     const same = list.findIndex((e) => e.signature.replace(/\s/g, '') === overload.signature.replace(/\s/g, ''));

@@ -8,8 +8,13 @@
  * Semantics (cel-go's): errors are thrown `CelEvalError`s; `&&`/`||` absorb an error when the other side
  * decides the result (in either order), and so do `all`/`exists` over their iterations; comprehension
  * variables live in slots of the evaluation frame; the runtime cost is charged on a tracker when one is
- * given (identifiers and selections 1, function calls their overload's cost, comprehension iterations 1).
+ * given, with cel-go's runtime costs (interpreter/runtimecost.go): identifiers (comprehension variables
+ * included) and selections 1, literals 0, list literals 10, map literals 30, `&&`/`||`/`?:` 0, every
+ * operator and function call its cost (cost/runtime-costs.ts, the overload's `cost`, else 1), and the
+ * macros what their cel-go expansions cost (see planComprehension). The limit is compared on every
+ * charge, as cel-go's observer does after every step: an evaluation never runs past it.
  */
+import { addCost, inCost, minSizeCost, orderingCost } from '../cost/runtime-costs.js';
 import { CelCompileError, CelCostError, CelEvalError } from '../errors.js';
 import { validateRe2 } from '../library/re2.js';
 import { celCompare } from '../values/compare.js';
@@ -119,6 +124,7 @@ export class Planner {
         const a = this.plan(node.args as AstNode, scope);
         return (f) => {
           const v = a(f);
+          if (f.t !== undefined) charge(f.t, 1);
           return typeof v === 'boolean' ? !v : err(`no such overload: !${typeNameOf(v)}`);
         };
       }
@@ -163,7 +169,12 @@ export class Planner {
   private planIdent(node: AstNode, scope: Scope): Step {
     const name = node.args as string;
     const slot = scope.get(name);
-    if (slot !== undefined) return (f) => f.slots[slot]!;
+    if (slot !== undefined) {
+      return (f) => {
+        if (f.t !== undefined) charge(f.t, 1);
+        return f.slots[slot]!;
+      };
+    }
     const alt = node.meta.alternate;
     if (alt !== undefined) return this.plan(alt, scope); // a constant of the checker (type names...)
     const typeName = this.env.typeNames.has(name) ? celTypeNamed(canonicalTypeName(name)) : undefined;
@@ -306,7 +317,11 @@ export class Planner {
       return () => v;
     }
     const a = this.plan(arg, scope);
-    return (f) => negate(a(f));
+    return (f) => {
+      const v = a(f);
+      if (f.t !== undefined) charge(f.t, 1);
+      return negate(v);
+    };
   }
 
   // ---- operators -----------------------------------------------------------------------------------
@@ -316,48 +331,71 @@ export class Planner {
     const a = this.plan(ln, scope);
     const b = this.plan(rn, scope);
     const bothInt = ln.checkedType?.name === 'int' && rn.checkedType?.name === 'int';
+    // Operands first, then the operator's cost (cel-go observes a call after its arguments).
+    const cmp = (test: (c: number) => boolean): Step => (f) => {
+      const x = a(f);
+      const y = b(f);
+      if (f.t !== undefined) charge(f.t, orderingCost(x, y));
+      return test(celCompare(x, y));
+    };
+    const arith = (op: (x: CelValue, y: CelValue) => CelValue): Step => (f) => {
+      const x = a(f);
+      const y = b(f);
+      if (f.t !== undefined) charge(f.t, 1);
+      return op(x, y);
+    };
+    const ints = (op: (x: bigint, y: bigint) => CelValue): Step => (f) => {
+      const x = a(f) as bigint;
+      const y = b(f) as bigint;
+      if (f.t !== undefined) charge(f.t, 1);
+      return op(x, y);
+    };
     switch (node.op) {
       case '==':
-        return (f) => celEquals(a(f), b(f));
-      case '!=':
-        return (f) => !celEquals(a(f), b(f));
-      case '<':
-        if (bothInt) return (f) => (a(f) as bigint) < (b(f) as bigint);
-        return (f) => celCompare(a(f), b(f)) < 0;
-      case '<=':
-        if (bothInt) return (f) => (a(f) as bigint) <= (b(f) as bigint);
-        return (f) => celCompare(a(f), b(f)) <= 0;
-      case '>':
-        if (bothInt) return (f) => (a(f) as bigint) > (b(f) as bigint);
-        return (f) => celCompare(a(f), b(f)) > 0;
-      case '>=':
-        if (bothInt) return (f) => (a(f) as bigint) >= (b(f) as bigint);
-        return (f) => celCompare(a(f), b(f)) >= 0;
-      case '+':
-        if (bothInt) return (f) => checkInt((a(f) as bigint) + (b(f) as bigint));
+      case '!=': {
+        const negated = node.op === '!=';
         return (f) => {
           const x = a(f);
           const y = b(f);
-          if (f.t !== undefined && (typeof x === 'string' || Array.isArray(x) || x instanceof Uint8Array)) charge(f.t, concatCost(x, y));
+          if (f.t !== undefined) charge(f.t, minSizeCost(x, y));
+          return celEquals(x, y) !== negated;
+        };
+      }
+      case '<':
+        if (bothInt) return ints((x, y) => x < y);
+        return cmp((c) => c < 0);
+      case '<=':
+        if (bothInt) return ints((x, y) => x <= y);
+        return cmp((c) => c <= 0);
+      case '>':
+        if (bothInt) return ints((x, y) => x > y);
+        return cmp((c) => c > 0);
+      case '>=':
+        if (bothInt) return ints((x, y) => x >= y);
+        return cmp((c) => c >= 0);
+      case '+':
+        if (bothInt) return ints((x, y) => checkInt(x + y));
+        return (f) => {
+          const x = a(f);
+          const y = b(f);
+          if (f.t !== undefined) charge(f.t, addCost(x, y));
           return add(x, y);
         };
       case '-':
-        if (bothInt) return (f) => checkInt((a(f) as bigint) - (b(f) as bigint));
-        return (f) => subtract(a(f), b(f));
+        if (bothInt) return ints((x, y) => checkInt(x - y));
+        return arith(subtract);
       case '*':
-        return (f) => multiply(a(f), b(f));
+        return arith(multiply);
       case '/':
-        return (f) => divide(a(f), b(f));
+        return arith(divide);
       case '%':
-        return (f) => modulo(a(f), b(f));
+        return arith(modulo);
       case 'in':
         return (f) => {
           const x = a(f);
           const c = b(f);
-          if (Array.isArray(c)) {
-            if (f.t !== undefined) charge(f.t, c.length);
-            return listContains(c as CelList, x);
-          }
+          if (f.t !== undefined) charge(f.t, inCost(c));
+          if (Array.isArray(c)) return listContains(c as CelList, x);
           if (isMap(c)) return mapHas(c, x);
           return err(`no such overload: ${typeNameOf(x)} in ${typeNameOf(c)}`);
         };
@@ -386,10 +424,15 @@ export class Planner {
     }
     const operandNodes = isMember ? [receiver!, ...argNodes] : argNodes;
 
-    if (!isMember && fname === 'dyn' && argNodes.length === 1) return this.plan(argNodes[0]!, scope);
-    if (!isMember && fname === 'type' && argNodes.length === 1) {
+    if (!isMember && (fname === 'dyn' || fname === 'type') && argNodes.length === 1) {
+      // Functions of cost 1 in cel-go (`dyn` is an identity overload, `type` a conversion).
       const a = this.plan(argNodes[0]!, scope);
-      return (f) => typeOf(a(f));
+      const isType = fname === 'type';
+      return (f) => {
+        const v = a(f);
+        if (f.t !== undefined) charge(f.t, 1);
+        return isType ? typeOf(v) : v;
+      };
     }
     if (fname === 'matches') {
       const pattern = operandNodes[1];
@@ -453,6 +496,8 @@ export class Planner {
         const slot = this.slots++;
         const exp = this.plan(macro['exp'] as AstNode, new Map(scope).set(varName, slot));
         return (f) => {
+          // cel-go: a comprehension over the empty list literal `[]` (10), the accumulator initialized to val.
+          if (f.t !== undefined) charge(f.t, 10);
           f.slots[slot] = val(f);
           return exp(f);
         };
@@ -464,6 +509,7 @@ export class Planner {
         const orValue = name === 'orValue';
         return (f) => {
           const o = r(f);
+          if (f.t !== undefined) charge(f.t, 1);
           if (!(o instanceof Optional)) return err(`no such overload: ${typeNameOf(o)}.${name}()`);
           if (o.value !== undefined) return orValue ? o.value : o;
           const v = alt(f);
@@ -479,9 +525,20 @@ export class Planner {
         const exp = this.plan(macro['exp'] as AstNode, new Map(scope).set(varName, slot));
         const flat = name === 'optFlatMap';
         return (f) => {
+          // cel-go's expansion: `t.hasValue() ? optional.of(cel.bind(v, t.value(), e)) : optional.none()`
+          // (no optional.of for optFlatMap): hasValue 1; then t again, value() 1, the bind's `[]` 10 and
+          // optional.of 1; or optional.none() 1.
           const o = r(f);
+          if (f.t !== undefined) charge(f.t, 1);
           if (!(o instanceof Optional)) return err(`no such overload: ${typeNameOf(o)}.${name}()`);
-          if (o.value === undefined) return o;
+          if (o.value === undefined) {
+            if (f.t !== undefined) charge(f.t, 1);
+            return o;
+          }
+          if (f.t !== undefined) {
+            r(f);
+            charge(f.t, flat ? 11 : 12);
+          }
           f.slots[slot] = o.value;
           const v = exp(f);
           if (!flat) return Optional.of(v);
@@ -516,43 +573,60 @@ export class Planner {
       if (isMap(c)) return [...c.keys()];
       return err(`expression of type '${typeNameOf(c)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
     };
-    const step = (f: Frame): void => {
-      if (f.t !== undefined) charge(f.t, 1);
-    };
+    // Costs of cel-go's expansions (accumulator `@result`): a loop condition before every iteration,
+    // the step, then the result.
+    //  - all:        condition `@not_strictly_false(@result)` 2, step `@result && p` 1 + p, result 1;
+    //                once decided (false), the next iteration's condition (2) ends the loop.
+    //  - exists:     condition `@not_strictly_false(!@result)` 3, step `@result || p` 1 + p, result 1.
+    //  - exists_one: condition `true` 0, step `p ? @result + 1 : @result` p + 2 | p + 1, result `@result == 1` 2.
+    //  - map:        init `[]` 10, step `@result + [f]` 12 + f (with a filter q: q + (12 + f) | q + 1), result 1.
+    //  - filter:     init `[]` 10, step `p ? @result + [x] : @result` p + 13 | p + 1, result 1.
     switch (name) {
       case 'all':
       case 'exists': {
         const pred = this.plan(args[1]!, inner);
         const decide = name === 'exists';
+        const condCost = decide ? 3 : 2;
         return (f) => {
           let firstErr: unknown;
-          for (const x of items(f)) {
-            step(f);
-            f.slots[slot] = x;
+          const t = f.t;
+          const xs = items(f);
+          for (let i = 0; i < xs.length; i++) {
+            if (t !== undefined) charge(t, condCost + 1);
+            f.slots[slot] = xs[i]!;
             try {
               const v = pred(f);
-              if (v === decide) return decide;
+              if (v === decide) {
+                if (t !== undefined) charge(t, i + 1 < xs.length ? condCost + 1 : 1);
+                return decide;
+              }
               if (typeof v !== 'boolean') firstErr ??= new CelEvalError(`no such overload: ${name} predicate of type ${typeNameOf(v)}`);
             } catch (e) {
               if (e instanceof CelCostError) throw e;
               firstErr ??= e;
             }
           }
+          if (t !== undefined) charge(t, 1);
           if (firstErr !== undefined) throw firstErr;
           return !decide;
         };
       }
-      case 'exists_one': {
+      case 'exists_one':
+      case 'existsOne': {
         const pred = this.plan(args[1]!, inner);
         return (f) => {
           let n = 0;
+          const t = f.t;
           for (const x of items(f)) {
-            step(f);
             f.slots[slot] = x;
             const v = pred(f);
-            if (v === true) n++;
-            else if (v !== false) return err(`no such overload: exists_one predicate of type ${typeNameOf(v)}`);
+            if (v === true) {
+              n++;
+              if (t !== undefined) charge(t, 2);
+            } else if (v !== false) return err(`no such overload: exists_one predicate of type ${typeNameOf(v)}`);
+            else if (t !== undefined) charge(t, 1);
           }
+          if (t !== undefined) charge(t, 2);
           return n === 1;
         };
       }
@@ -560,31 +634,43 @@ export class Planner {
         const filter = args.length === 3 ? this.plan(args[1]!, inner) : undefined;
         const transform = this.plan(args[args.length - 1]!, inner);
         return (f) => {
+          const t = f.t;
+          if (t !== undefined) charge(t, 10);
           const out: CelValue[] = [];
           for (const x of items(f)) {
-            step(f);
             f.slots[slot] = x;
             if (filter !== undefined) {
               const keep = filter(f);
-              if (keep === false) continue;
+              if (keep === false) {
+                if (t !== undefined) charge(t, 1);
+                continue;
+              }
               if (keep !== true) return err(`no such overload: map filter of type ${typeNameOf(keep)}`);
             }
-            out.push(transform(f));
+            const v = transform(f);
+            if (t !== undefined) charge(t, 12);
+            out.push(v);
           }
+          if (t !== undefined) charge(t, 1);
           return out;
         };
       }
       case 'filter': {
         const pred = this.plan(args[1]!, inner);
         return (f) => {
+          const t = f.t;
+          if (t !== undefined) charge(t, 10);
           const out: CelValue[] = [];
           for (const x of items(f)) {
-            step(f);
             f.slots[slot] = x;
             const v = pred(f);
-            if (v === true) out.push(x);
-            else if (v !== false) return err(`no such overload: filter predicate of type ${typeNameOf(v)}`);
+            if (v === true) {
+              if (t !== undefined) charge(t, 13);
+              out.push(x);
+            } else if (v !== false) return err(`no such overload: filter predicate of type ${typeNameOf(v)}`);
+            else if (t !== undefined) charge(t, 1);
           }
+          if (t !== undefined) charge(t, 1);
           return out;
         };
       }
@@ -627,12 +713,6 @@ function callStep(e: TableEntry, operands: Step[]): Step {
         return impl(...vals);
       };
   }
-}
-
-/** String, bytes and list concatenation cost: proportional to the size of the result (0.1 per element or byte). */
-function concatCost(x: CelValue, y: CelValue): number {
-  const n = (v: CelValue): number => (typeof v === 'string' || Array.isArray(v) || v instanceof Uint8Array ? (v as { length: number }).length : 0);
-  return 1 + Math.ceil((n(x) + n(y)) * 0.1);
 }
 
 // ---- runtime helpers ---------------------------------------------------------------------------------

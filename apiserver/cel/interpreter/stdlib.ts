@@ -12,6 +12,7 @@ import type { CelLibrary, Overload } from '../library/library.js';
 import { CelUint, Duration, Optional, Timestamp, type CelList, type CelMap, type CelObject, type CelValue } from '../values/value.js';
 import { boolFromString, bytesFromString, doubleFromString, formatDouble, intFromDouble, intFromString, intFromUint, stringFromBytes, uintFromDouble, uintFromInt, uintFromString } from './conversions.js';
 import { civilTime, durationNanos, formatDuration, formatTimestamp, makeTimestamp, parseDuration, parseTimestamp } from './time.js';
+import { actualSize } from '../library/support.js';
 
 const TS = 'google.protobuf.Timestamp';
 const DUR = 'google.protobuf.Duration';
@@ -38,8 +39,10 @@ const sizeOf = (v: CelValue): bigint => {
   return BigInt((v as CelMap).size);
 };
 
-/** cel-go's traversal cost of a string or bytes argument: 0.1 per byte, rounded up. */
-const strCost = (v: CelValue): number => (typeof v === 'string' ? Math.ceil(v.length * 0.1) : v instanceof Uint8Array ? Math.ceil(v.length * 0.1) : 0);
+/** cel-go's traversal cost of a string (code points) or bytes argument: `ceil(0.1 x size)`. */
+const strCost = (v: CelValue): number => Math.ceil(actualSize(v) * 0.1);
+/** cel-go's `matches`: `ceil(0.1 x (1 + size)) x ceil(0.25 x size of the regex)`. */
+const matchesCost = (a: readonly CelValue[]): number => Math.ceil((1 + actualSize(a[0]!)) * 0.1) * Math.ceil(actualSize(a[1]!) * 0.25);
 
 const matches = (s: CelValue, p: CelValue): CelValue => re2Test(compileRe2(p as string), s as string);
 
@@ -107,17 +110,17 @@ const overloads: Overload[] = [
   { signature: 'list.size(): int', impl: sizeOf },
   { signature: 'map.size(): int', impl: sizeOf },
   // strings
-  { signature: 'string.contains(string): bool', impl: (s, x) => (s as string).includes(x as string), cost: (a) => 1 + strCost(a[0]!) * 1 },
-  { signature: 'string.startsWith(string): bool', impl: (s, x) => (s as string).startsWith(x as string), cost: (a) => 1 + strCost(a[1]!) },
-  { signature: 'string.endsWith(string): bool', impl: (s, x) => (s as string).endsWith(x as string), cost: (a) => 1 + strCost(a[1]!) },
-  { signature: 'string.matches(string): bool', impl: matches, cost: (a) => 1 + strCost(a[0]!) * Math.max(1, (a[1] as string).length) },
-  { signature: 'matches(string, string): bool', impl: matches, cost: (a) => 1 + strCost(a[0]!) * Math.max(1, (a[1] as string).length) },
+  { signature: 'string.contains(string): bool', impl: (s, x) => (s as string).includes(x as string), cost: (a) => strCost(a[0]!) * strCost(a[1]!) },
+  { signature: 'string.startsWith(string): bool', impl: (s, x) => (s as string).startsWith(x as string), cost: (a) => strCost(a[0]!) },
+  { signature: 'string.endsWith(string): bool', impl: (s, x) => (s as string).endsWith(x as string), cost: (a) => strCost(a[0]!) },
+  { signature: 'string.matches(string): bool', impl: matches, cost: matchesCost },
+  { signature: 'matches(string, string): bool', impl: matches, cost: matchesCost },
   // bool
   { signature: 'bool(bool): bool', impl: (v) => v },
   { signature: 'bool(string): bool', impl: (v) => boolFromString(v as string) },
   // bytes
   { signature: 'bytes(bytes): bytes', impl: (v) => v },
-  { signature: 'bytes(string): bytes', impl: (v) => bytesFromString(v as string), cost: (a) => 1 + strCost(a[0]!) },
+  { signature: 'bytes(string): bytes', impl: (v) => bytesFromString(v as string), cost: (a) => strCost(a[0]!) },
   // double
   { signature: 'double(double): double', impl: (v) => v },
   { signature: 'double(int): double', impl: (v) => Number(v as bigint) },
@@ -140,7 +143,7 @@ const overloads: Overload[] = [
   { signature: 'string(int): string', impl: (v) => String(v) },
   { signature: 'string(uint): string', impl: (v) => String((v as CelUint).value) },
   { signature: 'string(double): string', impl: (v) => formatDouble(v as number) },
-  { signature: 'string(bytes): string', impl: (v) => stringFromBytes(v as Uint8Array), cost: (a) => 1 + strCost(a[0]!) },
+  { signature: 'string(bytes): string', impl: (v) => stringFromBytes(v as Uint8Array), cost: (a) => strCost(a[0]!) },
   { signature: `string(${TS}): string`, impl: (v) => formatTimestamp(v as Timestamp) },
   { signature: `string(${DUR}): string`, impl: (v) => formatDuration(v as Duration) },
   // timestamp and duration

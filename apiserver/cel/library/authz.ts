@@ -22,6 +22,7 @@
 import { CelOpaque, type CelValue } from '../values/value.js';
 import type { CelLibrary, Overload } from './library.js';
 import { noSuchOverload, str } from './support.js';
+import { withKubernetesEstimates } from '../cost/kubernetes-estimates.js';
 
 export interface AuthzUser {
   readonly name: string;
@@ -215,7 +216,7 @@ const overloads: Overload[] = [
 export const authzLibrary: CelLibrary = {
   name: 'kubernetes.authz',
   since: 27,
-  overloads,
+  overloads: withKubernetesEstimates(overloads),
   types: [A, P, G, R, D],
 };
 

@@ -19,6 +19,7 @@ import { CelIP, parseKubernetesIP, toAddr } from './ip.js';
 import type { CelLibrary, Overload } from './library.js';
 import { AddrParseError, addrString, is4In6, maskAddr, parsePrefix, prefixContains, sameBytes, type Prefix } from './net-addr.js';
 import { STRING_TRAVERSAL_COST_FACTOR, actualSize, noSuchOverload, str, traversal } from './support.js';
+import { withKubernetesEstimates } from '../cost/kubernetes-estimates.js';
 
 /** A `net.CIDR` value. */
 export class CelCIDR extends CelOpaque {
@@ -106,6 +107,6 @@ const overloads: Overload[] = [
 export const cidrLibrary: CelLibrary = {
   name: 'kubernetes.net.cidr',
   since: 30,
-  overloads,
+  overloads: withKubernetesEstimates(overloads),
   types: ['net.CIDR'],
 };

@@ -16,6 +16,7 @@ import { CelOpaque, type CelValue } from '../values/value.js';
 import type { CelLibrary, Overload } from './library.js';
 import { AddrParseError, addrString, is4, is4In6, parseAddr, sameBytes, type Addr } from './net-addr.js';
 import { STRING_TRAVERSAL_COST_FACTOR, noSuchOverload, str, traversal } from './support.js';
+import { withKubernetesEstimates } from '../cost/kubernetes-estimates.js';
 
 /** A `net.IP` value. */
 export class CelIP extends CelOpaque {
@@ -98,7 +99,7 @@ const overloads: Overload[] = [
 export const ipLibrary: CelLibrary = {
   name: 'kubernetes.net.ip',
   since: 30,
-  overloads,
+  overloads: withKubernetesEstimates(overloads, ['ip']),
   types: ['net.IP'],
   namespaces: ['ip'],
 };

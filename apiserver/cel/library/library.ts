@@ -4,6 +4,7 @@
  * (environment/), so a function introduced in 1.29 is accepted in new expressions only by a 1.29+ server
  * while stored expressions keep evaluating.
  */
+import type { CallEstimate, EstimateContext } from '../cost/call-estimate.js';
 import type { CelValue } from '../values/value.js';
 
 export interface Overload {
@@ -43,6 +44,13 @@ export interface Overload {
    * Default 1 (a constant-time function).
    */
   readonly cost?: (args: readonly CelValue[]) => number;
+  /**
+   * Kubernetes' static estimate of one call (`EstimateCallCost` in k8s.io/apiserver/pkg/cel/library/cost.go,
+   * or cel-go's estimator of an extension), used when a rule is written to refuse rules too expensive
+   * in the worst case. Returns the call's own cost and result size; undefined (or no hook) means cel-go's
+   * built-in rule or the default of 1. Optional: added compatibly, an overload without it keeps working.
+   */
+  readonly estimate?: (ctx: EstimateContext) => CallEstimate | undefined;
 }
 
 export interface CelLibrary {

@@ -18,6 +18,7 @@ import { CelEvalError } from '../errors.js';
 import { CelUint, Duration, type CelValue } from '../values/value.js';
 import type { CelLibrary, Overload } from './library.js';
 import { celCompare, celEquals, checkedInt, checkedUint, list, noSuchOverload, traversalCost } from './support.js';
+import { withKubernetesEstimates } from '../cost/kubernetes-estimates.js';
 
 const COMPARABLE = ['int', 'uint', 'double', 'bool', 'google.protobuf.Duration', 'google.protobuf.Timestamp', 'string', 'bytes'] as const;
 
@@ -110,5 +111,5 @@ overloads.push({ signature: 'list<A>.lastIndexOf(A): int', impl: (l, v) => lastI
 export const listsLibrary: CelLibrary = {
   name: 'kubernetes.lists',
   since: 0,
-  overloads,
+  overloads: withKubernetesEstimates(overloads),
 };

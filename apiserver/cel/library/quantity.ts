@@ -24,6 +24,7 @@ import {
 import { CelOpaque, INT64_MAX, INT64_MIN, type CelValue } from '../values/value.js';
 import type { CelLibrary, Overload } from './library.js';
 import { int, noSuchOverload, str, traversal } from './support.js';
+import { withKubernetesEstimates } from '../cost/kubernetes-estimates.js';
 
 /** A `kubernetes.Quantity` value. */
 export class CelQuantity extends CelOpaque {
@@ -116,6 +117,6 @@ const overloads: Overload[] = [
 export const quantityLibrary: CelLibrary = {
   name: 'kubernetes.quantity',
   since: 28,
-  overloads,
+  overloads: withKubernetesEstimates(overloads),
   types: [Q],
 };

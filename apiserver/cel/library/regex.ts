@@ -12,6 +12,7 @@ import type { CelValue } from '../values/value.js';
 import type { CelLibrary, Overload } from './library.js';
 import { compileRe2, re2Find, re2FindAll, validateRe2, type Re2 } from './re2.js';
 import { REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR, actualSize, int, str } from './support.js';
+import { withKubernetesEstimates } from '../cost/kubernetes-estimates.js';
 
 function compile(pattern: string): Re2 {
   const err = validateRe2(pattern);
@@ -40,5 +41,5 @@ const overloads: Overload[] = [
 export const regexLibrary: CelLibrary = {
   name: 'kubernetes.regex',
   since: 0,
-  overloads,
+  overloads: withKubernetesEstimates(overloads),
 };

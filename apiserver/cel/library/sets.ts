@@ -9,6 +9,7 @@
 import type { CelValue } from '../values/value.js';
 import type { CelLibrary, Overload } from './library.js';
 import { actualSize, celEquals, list } from './support.js';
+import { withKubernetesEstimates } from '../cost/kubernetes-estimates.js';
 
 const has = (items: readonly CelValue[], v: CelValue): boolean => items.some((x) => celEquals(x, v));
 
@@ -27,6 +28,6 @@ const overloads: Overload[] = [
 export const setsLibrary: CelLibrary = {
   name: 'cel.lib.ext.sets',
   since: 29,
-  overloads,
+  overloads: withKubernetesEstimates(overloads, ['sets']),
   namespaces: ['sets'],
 };

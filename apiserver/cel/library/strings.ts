@@ -30,6 +30,7 @@ import {
   traversal,
   traversalCost,
 } from './support.js';
+import { withKubernetesEstimates } from '../cost/kubernetes-estimates.js';
 
 const outOfRange = (i: bigint): CelEvalError => new CelEvalError(`index out of range: ${i}`);
 
@@ -242,7 +243,7 @@ function joinCost(args: readonly CelValue[]): number {
 export const stringsLibrary: CelLibrary = {
   name: 'cel.lib.ext.strings',
   since: 0,
-  overloads,
+  overloads: withKubernetesEstimates(overloads),
 };
 
 // Exported for the tests and for the interpreter's own string helpers.

@@ -16,6 +16,7 @@ import { CelOpaque, type CelMap, type CelMapKey, type CelValue } from '../values
 import { goQuote } from './go-format.js';
 import type { CelLibrary, Overload } from './library.js';
 import { noSuchOverload, str, traversal } from './support.js';
+import { withKubernetesEstimates } from '../cost/kubernetes-estimates.js';
 
 type Mode = 'path' | 'host' | 'zone' | 'userPassword' | 'queryComponent' | 'fragment';
 
@@ -343,6 +344,6 @@ const overloads: Overload[] = [
 export const urlsLibrary: CelLibrary = {
   name: 'kubernetes.urls',
   since: 0,
-  overloads,
+  overloads: withKubernetesEstimates(overloads),
   types: ['kubernetes.URL'],
 };
