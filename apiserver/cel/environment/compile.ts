@@ -48,7 +48,7 @@ export function compileIn(e: ExpressionEnvironment, expression: string, wording:
       },
     });
   } catch (err) {
-    if (err instanceof CelCompileError) throw compilationFailed(err, wording.compilationFailed);
+    if (err instanceof CelCompileError) throw compilationFailed(celGoPosition(err), wording.compilationFailed);
     throw new CelExpressionError(`unexpected compilation error: ${err instanceof Error ? err.message : String(err)}`, 'Internal');
   }
   const failure = planning[0];
@@ -56,6 +56,30 @@ export function compileIn(e: ExpressionEnvironment, expression: string, wording:
     throw new CelExpressionError((wording.instantiationFailed ?? 'program instantiation failed: ') + failure.detail, 'Invalid', failure.line, failure.column);
   }
   return { program, type: program.type ?? 'dyn', ast: program.ast! };
+}
+
+/**
+ * cel-js positions some checker errors elsewhere than cel-go: a selection at the field name (cel-go: at
+ * the `.`), a call at the start of its receiver or name (cel-go: at the `(`). Moved here to cel-go's.
+ */
+function celGoPosition(e: CelCompileError): CelCompileError {
+  const lines = e.expression.split('\n');
+  const chars = Array.from(lines[e.line - 1] ?? '');
+  let col = e.column - 1; // 0-based code point index
+  const undefinedField = /^undefined field '/.test(e.detail);
+  const overload = /^found no matching overload for '([A-Za-z_][A-Za-z0-9_]*)' applied to '(.*)'$/.exec(e.detail);
+  if (undefinedField) {
+    let i = col - 1;
+    while (i >= 0 && (chars[i] === '?' || chars[i] === ' ' || chars[i] === '\t')) i--;
+    if (i >= 0 && chars[i] === '.') col = i;
+  } else if (overload !== null) {
+    const rest = chars.slice(col).join('');
+    const member = !overload[2]!.startsWith('(');
+    const m = new RegExp(`${member ? '\\.\\s*' : '(?:^|[^A-Za-z0-9_.])'}${overload[1]}\\s*\\(`).exec(rest);
+    if (m !== null) col += Array.from(rest.slice(0, m.index + m[0].length - 1)).length;
+  } else return e;
+  if (col === e.column - 1) return e;
+  return new CelCompileError(e.expression, e.detail, e.line, col + 1);
 }
 
 /**

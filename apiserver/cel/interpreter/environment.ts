@@ -224,6 +224,7 @@ export function toCompileError(expression: string, e: unknown): CelCompileError 
   const node = ce.node;
   const summary = ce.summary ?? (e instanceof Error ? e.message.split('\n')[0]! : String(e));
   let detail = summary;
+  let offset = ce.range?.start ?? node?.pos ?? 0;
   switch (ce.code) {
     case 'unknown_variable':
       if (node !== undefined) detail = `undeclared reference to '${String(node.args)}' (in container '')`;
@@ -245,11 +246,15 @@ export function toCompileError(expression: string, e: unknown): CelCompileError 
       if (node !== undefined && OPERATOR_NAMES[node.op] !== undefined) {
         const operands = Array.isArray(node.args) ? (node.args as AstNode[]) : [node.args as AstNode];
         detail = `found no matching overload for '${OPERATOR_NAMES[node.op]}' applied to '(${operands.map((n) => typeText(n.checkedType)).join(', ')})'`;
+        // cel-go reports a binary operator at its token (cel-js at the start of the left operand).
+        if (operands.length === 2 && typeof operands[0]!.end === 'number') {
+          const at = expression.indexOf(node.op, operands[0]!.end);
+          if (at >= 0) offset = at;
+        }
       }
       break;
     default:
   }
-  const offset = ce.range?.start ?? node?.pos ?? 0;
   const { line, column } = lineColumn(expression, offset);
   return new CelCompileError(expression, detail, line, column);
 }
