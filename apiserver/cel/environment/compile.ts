@@ -45,17 +45,26 @@ export function compileIn(e: ExpressionEnvironment, expression: string, wording:
       beforeCheck: (ast) => beforeCheck(ast, passOptions),
       afterCheck: (ast) => {
         planning = afterCheck(ast, passOptions);
+        // Stop before planning: the planner would word a bad `matches` literal as a compile error.
+        if (planning.length > 0) throw new PlanningStopped(expression);
       },
     });
   } catch (err) {
+    if (err instanceof PlanningStopped) {
+      const failure = planning[0]!;
+      throw new CelExpressionError((wording.instantiationFailed ?? 'program instantiation failed: ') + failure.detail, 'Invalid', failure.line, failure.column);
+    }
     if (err instanceof CelCompileError) throw compilationFailed(celGoPosition(err), wording.compilationFailed);
     throw new CelExpressionError(`unexpected compilation error: ${err instanceof Error ? err.message : String(err)}`, 'Internal');
   }
-  const failure = planning[0];
-  if (failure !== undefined) {
-    throw new CelExpressionError((wording.instantiationFailed ?? 'program instantiation failed: ') + failure.detail, 'Invalid', failure.line, failure.column);
-  }
   return { program, type: program.type ?? 'dyn', ast: program.ast! };
+}
+
+/** Thrown from the pass after the check to skip planning (passes through `toCompileError` unchanged). */
+class PlanningStopped extends CelCompileError {
+  constructor(expression: string) {
+    super(expression, 'planning stopped', 1, 1);
+  }
 }
 
 /**
