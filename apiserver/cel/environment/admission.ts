@@ -47,7 +47,7 @@ import {
 import { registerDeclTypes } from '../types/register.js';
 import type { CelObject, CelValue } from '../values/value.js';
 import { baseEnvironment, type BaseEnvironmentOptions, type ExpressionMode } from './base.js';
-import { celGoTypeString, compileIn, type CompiledExpression, type ExpressionEnvironment } from './compile.js';
+import { celGoTypeString, compileIn, declareNullEquality, type CompiledExpression, type ExpressionEnvironment } from './compile.js';
 import { CelExpressionError } from './errors.js';
 
 export const OBJECT = 'object';
@@ -207,6 +207,7 @@ export function admissionEnvironment(options: AdmissionEnvironmentOptions = {}):
     types: opaque.map((name) => ({ name })),
     configureChecker: (checker) => {
       for (const t of [REQUEST_TYPE, NAMESPACE_TYPE]) for (const [name, o] of registerDeclTypes(checker, t)) objectTypes.set(name, o);
+      declareNullEquality(checker, objectTypes.keys());
       for (const [name, type] of Object.entries(variables)) checker.registerVariable(name, type);
     },
   });

@@ -39,6 +39,7 @@
  *
  * Every environment is built once per (mode, version, gate) and cached.
  */
+import type { Environment } from '@marcbachmann/cel-js';
 import { CelEnvironment } from '../interpreter/environment.js';
 import { authzSelectorsLibrary, KUBERNETES_LIBRARIES } from '../library/libraries.js';
 import type { CelLibrary } from '../library/library.js';
@@ -94,6 +95,21 @@ export interface BaseEnvironmentOptions {
 
 const cache = new Map<string, BaseEnvironment>();
 
+/**
+ * Standard declarations the checker lacks and the interpreter implements: the global form of
+ * `matches(string, string)` (used by real policies: `matches(object.metadata.name, '^a')`).
+ */
+function declareMissingStandard(checker: Environment): void {
+  try {
+    checker.registerFunction('matches(string, string): bool', () => {
+      throw new Error('evaluated by apiserver/cel/interpreter');
+    });
+  } catch (e) {
+    // A later engine version declares it itself.
+    if (!(e instanceof Error && /overlaps with existing overload/.test(e.message))) throw e;
+  }
+}
+
 function checkVersion(v: number): void {
   if (!Number.isInteger(v) || v < 0) throw new Error(`compatibility version must be a non-negative Kubernetes minor version, got ${v}`);
 }
@@ -114,7 +130,7 @@ export function baseEnvironment(mode: ExpressionMode, options: BaseEnvironmentOp
     // Homogeneous aggregate literals are enforced by validate.ts as cel-go does (an AST validator that
     // exempts the list and map literals of `format` calls), not by the checker, which would refuse
     // `'%d %s'.format([1, 'a'])`.
-    env: CelEnvironment.create({ libraries, homogeneousAggregateLiterals: false }),
+    env: CelEnvironment.create({ libraries, homogeneousAggregateLiterals: false, configureChecker: declareMissingStandard }),
     mode,
     compatibilityVersion: mode === 'stored' ? Number.POSITIVE_INFINITY : version,
     features: {

@@ -3,6 +3,7 @@
  * the check (validate.ts), the check, the passes after it, planning. Failures come out as
  * `CelExpressionError`s in Kubernetes' words (errors.ts).
  */
+import type { Environment } from '@marcbachmann/cel-js';
 import { CelCompileError } from '../errors.js';
 import type { CelEnvironment, CelProgram } from '../interpreter/environment.js';
 import type { AstNode } from '../interpreter/plan.js';
@@ -58,6 +59,20 @@ export function compileIn(e: ExpressionEnvironment, expression: string, wording:
     throw new CelExpressionError(`unexpected compilation error: ${err instanceof Error ? err.message : String(err)}`, 'Internal');
   }
   return { program, type: program.type ?? 'dyn', ast: program.ast! };
+}
+
+/**
+ * `T == null` and `null == T` for object types: cel-go lets null be compared with any message type
+ * (`namespaceObject == null`); cel-js only knows the `T == T` that types/register.ts declares. `!=`
+ * follows `==` in cel-js.
+ */
+export function declareNullEquality(checker: Environment, typeNames: Iterable<string>): void {
+  // cel-js adds the swapped `null == T` itself.
+  for (const t of typeNames) checker.registerOperator(`${t} == null`, neverEvaluated);
+}
+
+function neverEvaluated(): never {
+  throw new Error('evaluated by apiserver/cel/interpreter');
 }
 
 /** Thrown from the pass after the check to skip planning (passes through `toCompileError` unchanged). */

@@ -28,7 +28,7 @@ import { registerSchemaVariable } from '../types/register.js';
 import { extensionPrefixOf, KUBERNETES_EXTENSIONS, SchemaView, type SchemaNode } from '../types/schema-node.js';
 import { Optional, type CelValue } from '../values/value.js';
 import { baseEnvironment, type BaseEnvironment, type BaseEnvironmentOptions, type ExpressionMode } from './base.js';
-import { compileIn, type CompiledExpression, type ExpressionEnvironment } from './compile.js';
+import { compileIn, declareNullEquality, type CompiledExpression, type ExpressionEnvironment } from './compile.js';
 import { CelExpressionError } from './errors.js';
 
 export const SELF = 'self';
@@ -139,6 +139,7 @@ function selfEnvironment(base: BaseEnvironment, declType: DeclType, oldSelfType:
   const env = base.env.extend({
     configureChecker: (checker) => {
       objectTypes = registerSchemaVariable(checker, SELF, declType);
+      declareNullEquality(checker, objectTypes.keys());
       checker.registerVariable(OLD_SELF, oldSelfType);
     },
   });
