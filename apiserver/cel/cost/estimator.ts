@@ -31,8 +31,9 @@
  *
  * Version notes: cel-go changed details after v0.22 (entry sizes of literal lists, the target of global
  * calls); the rules here are the ones every Kubernetes 1.32 reference row agrees with (cost.test.ts).
- * A global function (namespaced ones included) has no target: hooks that need one (Kubernetes' `isIP`,
- * `cidr`, `quantity`, `ip.isCanonical`) then fall back to the default cost.
+ * A global function (namespaced ones included) has no target in the hook's context; Kubernetes' rules
+ * for global functions (`isIP`, `cidr`, `quantity`, `ip.isCanonical`) read their first argument, as
+ * cel-go v0.22 lets them (kubernetes-estimates.ts).
  */
 import { CelCompileError } from '../errors.js';
 import { parseTypeTree, staticFit, tableKey, type TableEntry, type TypeTree } from '../interpreter/dispatch.js';
