@@ -88,28 +88,42 @@ export const negateDuration = (a: Duration): Duration => makeDuration(-durationN
 
 // ---- parsing and formatting ---------------------------------------------------------------------------
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})([Tt ])(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/** An RFC 3339 instant, or why the text is not one. */
+export type Rfc3339Result = { readonly seconds: bigint; readonly nanos: number } | 'syntax' | 'field' | 'offset';
+
+/**
+ * RFC 3339 date-time text -> seconds since the epoch and nanos (no range check): `Z` or a numeric
+ * offset, 1..9 fraction digits, a `T` or `t` separator (and a space with `allowSpace`, as the schema
+ * `date-time` format accepts it). Shared by `timestamp(string)` and the schema value adaptation
+ * (types/time-formats.ts), which word their errors differently.
+ */
+export function parseRfc3339(s: string, allowSpace = false): Rfc3339Result {
+  const m = RFC3339.exec(s);
+  if (m === null || (m[4] === ' ' && !allowSpace)) return 'syntax';
+  const [y, mo, d, h, mi, sec] = [m[1], m[2], m[3], m[5], m[6], m[7]].map(Number) as [number, number, number, number, number, number];
+  const dim = mo === 2 && isLeap(y) ? 29 : DAYS_IN_MONTH[mo - 1];
+  if (mo < 1 || mo > 12 || d < 1 || dim === undefined || d > dim || h > 23 || mi > 59 || sec > 59) return 'field';
+  let offset = 0;
+  if (m[9] === undefined) {
+    const oh = Number(m[11]);
+    const om = Number(m[12]);
+    if (oh > 23 || om > 59) return 'offset';
+    offset = (m[10] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+  }
+  const nanos = m[8] === undefined ? 0 : Number(m[8].padEnd(9, '0'));
+  return { seconds: BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + sec - offset), nanos };
+}
 
 /** `timestamp(string)`: RFC 3339 (Go's time.RFC3339 layout, which also reads a fraction). */
 export function parseTimestamp(s: string): Timestamp {
-  const m = RFC3339.exec(s);
-  if (m === null) throw new CelEvalError(`timestamp validation error: cannot parse "${s}" as RFC 3339`);
-  const [y, mo, d, h, mi, sec] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-  const dim = mo === 2 && isLeap(y) ? 29 : DAYS_IN_MONTH[mo - 1];
-  if (mo < 1 || mo > 12 || d < 1 || dim === undefined || d > dim || h > 23 || mi > 59 || sec > 59) {
-    throw new CelEvalError(`timestamp validation error: cannot parse "${s}": field out of range`);
-  }
-  let offset = 0;
-  if (m[8] === undefined) {
-    const oh = Number(m[10]);
-    const om = Number(m[11]);
-    if (oh > 23 || om > 59) throw new CelEvalError(`timestamp validation error: cannot parse "${s}": time zone offset out of range`);
-    offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
-  }
-  const nanos = m[7] === undefined ? 0 : Number(m[7].padEnd(9, '0'));
-  const seconds = BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + sec - offset);
-  if (seconds < TS_MIN_SECONDS || seconds > TS_MAX_SECONDS) throw new CelEvalError('timestamp out of range');
-  return new Timestamp(seconds, nanos);
+  const r = parseRfc3339(s);
+  if (r === 'syntax') throw new CelEvalError(`timestamp validation error: cannot parse "${s}" as RFC 3339`);
+  if (r === 'field') throw new CelEvalError(`timestamp validation error: cannot parse "${s}": field out of range`);
+  if (r === 'offset') throw new CelEvalError(`timestamp validation error: cannot parse "${s}": time zone offset out of range`);
+  if (r.seconds < TS_MIN_SECONDS || r.seconds > TS_MAX_SECONDS) throw new CelEvalError('timestamp out of range');
+  return new Timestamp(r.seconds, r.nanos);
 }
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
@@ -126,30 +140,38 @@ export function formatTimestamp(t: Timestamp): string {
 const UNIT_NANOS: Record<string, bigint> = { ns: 1n, us: 1000n, 'µs': 1000n, 'μs': 1000n, ms: 1_000_000n, s: NANOS, m: 60n * NANOS, h: 3600n * NANOS };
 const DURATION_PART = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
 
-/** `duration(string)`: Go's time.ParseDuration, then the int64-nanoseconds range. */
-export function parseDuration(s: string): Duration {
-  const fail = (): never => {
-    throw new CelEvalError(`invalid duration: time: invalid duration "${s}"`);
-  };
+/**
+ * Go's `time.ParseDuration` in exact nanoseconds (no range check), or undefined when the text is not a
+ * Go duration (`1h2m3.5s`, `-1.5h`, `300ms`, `0`; `µs` with either micro sign). Shared with the schema
+ * `duration` format (types/time-formats.ts).
+ */
+export function parseGoDurationNanos(s: string): bigint | undefined {
   let rest = s;
   let neg = false;
   if (rest.startsWith('-') || rest.startsWith('+')) {
     neg = rest[0] === '-';
     rest = rest.slice(1);
   }
-  if (rest === '0') return new Duration(0n, 0);
-  if (rest === '') fail();
+  if (rest === '0') return 0n;
+  if (rest === '') return undefined;
   let total = 0n;
   while (rest !== '') {
     const m = DURATION_PART.exec(rest);
-    if (m === null || (m[1] === '' && (m[2] ?? '') === '')) return fail();
+    if (m === null || (m[1] === '' && (m[2] ?? '') === '')) return undefined;
     const unit = UNIT_NANOS[m[3]!]!;
     total += BigInt(m[1] === '' ? 0 : m[1]!) * unit;
     const frac = m[2] ?? '';
     if (frac !== '') total += (BigInt(frac) * unit) / 10n ** BigInt(frac.length);
     rest = rest.slice(m[0].length);
   }
-  return makeDuration(neg ? -total : total);
+  return neg ? -total : total;
+}
+
+/** `duration(string)`: Go's time.ParseDuration, then the int64-nanoseconds range. */
+export function parseDuration(s: string): Duration {
+  const total = parseGoDurationNanos(s);
+  if (total === undefined) throw new CelEvalError(`invalid duration: time: invalid duration "${s}"`);
+  return makeDuration(total);
 }
 
 /** `string(d)`: seconds with a trimmed fraction (`1.5s`, `-0.000000001s`, `0s`), as cel-go. */
