@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { benchAuth } from './auth.js';
 import { benchCelEngines } from './cel/engines.js';
+import { benchCelEnvironment } from './cel/environment.js';
 import { benchHttp } from './http.js';
 import { benchMedia } from './media.js';
 import { benchPatch } from './patch.js';
@@ -31,7 +32,8 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   patch: ({ scale, server }) => benchPatch({ scale, server }),
   media: ({ scale, server }) => benchMedia({ scale, server }),
   auth: ({ scale, server }) => benchAuth({ scale, server }),
-  cel: ({ scale }) => benchCelEngines({ scale }),
+  // The engines side by side (conformance of cel-js, @bufbuild/cel and ours), then our environment.
+  cel: async ({ scale }) => `${await benchCelEngines({ scale })}\n\n${await benchCelEnvironment({ scale })}`,
 };
 
 function etcdVersion(): string {
