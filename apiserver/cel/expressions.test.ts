@@ -1,12 +1,15 @@
 /**
  * The expression table of issue 11 (`testing/expression-table.ts`): each row is compiled in the table
- * environment (every Kubernetes 1.32 library, plain variables, a schema-typed `self`/`oldSelf`) and
+ * environment (the environment layer's new-expression environment of this server: every Kubernetes 1.32
+ * library, plain variables, a schema-typed `self`/`oldSelf`; `testing/expression-env.ts`) and
  * evaluated with a cost tracker (Kubernetes' per-call limit unless the row sets one); the outcome — a
- * value, a CelCompileError, a CelEvalError or a CelCostError — must be the row's. Rows marked `known`
+ * value, a compile error (the environment's CelExpressionError, Kubernetes' `compilation failed: ...` or
+ * `program instantiation failed: ...`), a CelEvalError or a CelCostError — must be the row's. Rows marked `known`
  * must still fail (the mark documents a gap; a fix makes the row fail here until the mark is dropped).
  */
-import { CelCompileError, CelCostError, CelEvalError } from './errors.js';
-import { tableActivation, tableEnvironment, selfDeclType } from './testing/expression-env.js';
+import { CelExpressionError } from './environment/errors.js';
+import { CelCostError, CelEvalError } from './errors.js';
+import { compileTableExpression, selfDeclType, tableActivation } from './testing/expression-env.js';
 import { TABLE, type Expectation, type Plain, type Row } from './testing/expression-table.js';
 import { adaptValue } from './types/adapt.js';
 import { CelOpaque, CelType, CelUint, Duration, Optional, Timestamp, type CelMap, type CelValue } from './values/value.js';
@@ -20,14 +23,12 @@ type Outcome =
   | { readonly kind: 'cost'; readonly message: string }
   | { readonly kind: 'crash'; readonly message: string };
 
-const env = tableEnvironment();
-
 function run(row: Row): Outcome {
   let program;
   try {
-    program = env.compile(row.expr);
+    program = compileTableExpression(row.expr, row.mode).program;
   } catch (e) {
-    if (e instanceof CelCompileError) return { kind: 'compile', message: e.message };
+    if (e instanceof CelExpressionError && e.type === 'Invalid') return { kind: 'compile', message: e.message };
     return { kind: 'crash', message: String(e) };
   }
   const act: Record<string, CelValue> = { ...tableActivation(), ...row.vars };

@@ -96,18 +96,41 @@ export interface BaseEnvironmentOptions {
 const cache = new Map<string, BaseEnvironment>();
 
 /**
- * Standard declarations the checker lacks and the interpreter implements: the global form of
- * `matches(string, string)` (used by real policies: `matches(object.metadata.name, '^a')`).
+ * What cel-go gives every registered library type and the checker lacks (declared for the library types
+ * of the environment, `kubernetes.Quantity`, `net.IP`, `net.CIDR`, `kubernetes.URL`,
+ * `kubernetes.NamedFormat`, the authorizer types):
+ *  - equality: cel-go's `_==_` and `_!=_` take any two values of one type, so `quantity('1') ==
+ *    quantity('1000m')` checks; `T == T` is declared (cel-js derives `!=`) and the interpreter compares
+ *    through `CelOpaque.equals` (Quantity by value, IP by address, CIDR by prefix, URL by its text,
+ *    NamedFormat by name; authorizer values by identity);
+ *  - the type name as a type value: `type(ip('1.2.3.4')) == net.IP` (Kubernetes' ip_test.go and
+ *    cidr_test.go: a library's `cel.Types(...)` registers the name, which cel-go's checker resolves as an
+ *    identifier). cel-js resolves a dotted name only through a constant of its first segment (as it does
+ *    for `google.protobuf.Timestamp`), so each first segment (`net`, `kubernetes`) is a constant map of
+ *    the type values under it; the planner resolves a known qualified type name to the type value
+ *    itself. A first segment that is already declared (a variable or a namespace) is left alone.
  */
-function declareMissingStandard(checker: Environment): void {
-  try {
-    checker.registerFunction('matches(string, string): bool', () => {
-      throw new Error('evaluated by apiserver/cel/interpreter');
-    });
-  } catch (e) {
-    // A later engine version declares it itself.
-    if (!(e instanceof Error && /overlaps with existing overload/.test(e.message))) throw e;
-  }
+function declareLibraryTypes(libraries: readonly CelLibrary[]): (checker: Environment) => void {
+  const types = [...new Set(libraries.flatMap((l) => l.types ?? []))];
+  return (checker) => {
+    for (const t of types) checker.registerOperator(`${t} == ${t}`, neverEvaluated);
+    // cel-js's type value class (not exported): the class of the constant `int`.
+    const TypeValue = (checker.evaluate('int') as object).constructor as new (name: string) => object;
+    const roots = new Map<string, Record<string, unknown>>();
+    for (const t of types) {
+      const parts = t.split('.');
+      if (parts.length < 2) continue;
+      let node = roots.get(parts[0]!);
+      if (node === undefined) roots.set(parts[0]!, (node = {}));
+      for (const p of parts.slice(1, -1)) node = (node[p] ??= {}) as Record<string, unknown>;
+      node[parts[parts.length - 1]!] = new TypeValue(t);
+    }
+    for (const [root, value] of roots) if (!checker.hasVariable(root)) checker.registerConstant(root, 'map<string, dyn>', value);
+  };
+}
+
+function neverEvaluated(): never {
+  throw new Error('evaluated by apiserver/cel/interpreter');
 }
 
 function checkVersion(v: number): void {
@@ -130,7 +153,7 @@ export function baseEnvironment(mode: ExpressionMode, options: BaseEnvironmentOp
     // Homogeneous aggregate literals are enforced by validate.ts as cel-go does (an AST validator that
     // exempts the list and map literals of `format` calls), not by the checker, which would refuse
     // `'%d %s'.format([1, 'a'])`.
-    env: CelEnvironment.create({ libraries, homogeneousAggregateLiterals: false, configureChecker: declareMissingStandard }),
+    env: CelEnvironment.create({ libraries, homogeneousAggregateLiterals: false, configureChecker: declareLibraryTypes(libraries) }),
     mode,
     compatibilityVersion: mode === 'stored' ? Number.POSITIVE_INFINITY : version,
     features: {

@@ -19,11 +19,12 @@
  *  - field selections of schema object types (types/field-check.ts);
  *  - without cross-type numeric comparisons: `<`, `<=`, `>`, `>=` between different numeric types;
  *  - with the literal validators (1.29): `duration('...')`, `timestamp('...')` and `matches` with a
- *    literal argument that fails: `invalid duration argument`, `invalid timestamp argument`,
- *    `invalid matches argument`;
+ *    literal argument 0 that fails: `invalid duration argument`, `invalid timestamp argument`,
+ *    `invalid matches argument` (argument 0 of `matches` is the pattern of the member form but the
+ *    subject of the global form, as cel-go's validator reads it);
  *  - with strings ext v2: `'...'.format([...])` with a literal format string and a list literal: clause
  *    syntax, argument count and argument types (cel-go's stringFormatValidator);
- *  - literal patterns of `find`/`findAll` (and of `matches` before 1.29) that RE2 refuses: cel-go compiles
+ *  - literal patterns of `find`/`findAll` and `matches` (those the validator did not refuse) that RE2 refuses: cel-go compiles
  *    constant regexes when it plans the program, so Kubernetes reports `program instantiation failed:
  *    error parsing regexp: ...`. These are collected (not thrown) for the caller to word.
  */
@@ -226,14 +227,17 @@ export function afterCheck(ast: AstNode, options: PassOptions): PlanningFailure[
         break;
       }
       case 'matches': {
-        // `s.matches(re)` or `matches(s, re)`: the pattern is the last argument.
-        const pattern = args[args.length - 1];
+        if (member ? args.length !== 1 : args.length !== 2) break;
+        // cel-go's validator checks argument 0 of the call: the pattern of `s.matches(re)`, but the
+        // subject of `matches(s, re)` (its arguments exclude the receiver).
+        const first = literal(args[0]);
+        if (options.features.literalValidators && first !== undefined && validateRe2(first) !== undefined) throw errorAt(args[0]!, 'invalid matches argument');
+        // The pattern (last operand) of either form is compiled when the program is planned (cel-go's
+        // MatchesRegexOptimization under OptOptimize): Kubernetes' `program instantiation failed`.
+        const pattern = args[args.length - 1]!;
         const text = literal(pattern);
-        if (text === undefined || (member ? args.length !== 1 : args.length !== 2)) break;
-        const problem = validateRe2(text);
-        if (problem === undefined) break;
-        if (options.features.literalValidators) throw errorAt(pattern!, 'invalid matches argument');
-        planning.push(planningFailure(pattern!, problem));
+        const problem = text === undefined ? undefined : validateRe2(text);
+        if (problem !== undefined) planning.push(planningFailure(pattern, problem));
         break;
       }
       case 'find':

@@ -5,9 +5,10 @@
  * with range errors. Mixed kinds (`1 + 1u`, `1 + 1.0`) have no overload.
  */
 import { CelEvalError } from '../errors.js';
-import { celEquals } from '../values/equality.js';
+// `a + b` for lists is decided by the left operand's Kubernetes list type.
+import { concatLists } from '../values/list-types.js';
 import { typeNameOf } from '../values/type-of.js';
-import { CelUint, Duration, INT64_MAX, INT64_MIN, listTypeOf, tagList, Timestamp, UINT64_MAX, type CelList, type CelMap, type CelObject, type CelValue, type ListType } from '../values/value.js';
+import { CelUint, Duration, INT64_MAX, INT64_MIN, Timestamp, UINT64_MAX, type CelList, type CelValue } from '../values/value.js';
 import { addDurations, addTimestampDuration, subDurations, subTimestampDuration, subTimestamps } from './time.js';
 
 export const overflow = (): never => {
@@ -108,48 +109,4 @@ export function modulo(a: CelValue, b: CelValue): CelValue {
     return new CelUint(a.value % b.value);
   }
   return noOverload('%', a, b);
-}
-
-/**
- * `a + b` for lists. Atomic lists concatenate. When either operand is a Kubernetes `set` list the result
- * is the union keeping the left operand's order, then the right items not already present; for `map`
- * lists, right items replace left items with equal keys in place and the others are appended in order.
- * The result keeps the list type.
- */
-export function concatLists(a: CelList, b: CelList): CelList {
-  const ta = listTypeOf(a);
-  const lt: ListType = ta.type !== 'atomic' ? ta : listTypeOf(b);
-  if (b.length === 0 && lt === ta) return a;
-  if (lt.type === 'atomic') return a.length === 0 ? b : [...a, ...b];
-  if (lt.type === 'set') {
-    const out = [...a];
-    for (const x of b) if (!out.some((y) => celEquals(x, y))) out.push(x);
-    return tagList(out, lt);
-  }
-  const out = [...a];
-  for (const x of b) {
-    const i = out.findIndex((y) => sameKeys(x, y, lt.keys));
-    if (i >= 0) out[i] = x;
-    else out.push(x);
-  }
-  return tagList(out, lt);
-}
-
-function keyField(v: CelValue, key: string): CelValue | undefined {
-  if (v === null || typeof v !== 'object') return undefined;
-  const k = (v as { kind?: unknown }).kind;
-  if (k === 'map') return (v as CelMap).get(key);
-  if (k === 'object') return (v as CelObject).field(key);
-  return undefined;
-}
-
-function sameKeys(a: CelValue, b: CelValue, keys: readonly string[]): boolean {
-  for (const k of keys) {
-    const x = keyField(a, k);
-    const y = keyField(b, k);
-    if (x === undefined || y === undefined) {
-      if (x !== y) return false;
-    } else if (!celEquals(x, y)) return false;
-  }
-  return true;
 }

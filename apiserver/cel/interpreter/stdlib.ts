@@ -182,6 +182,8 @@ export const STD_NAMESPACES: ReadonlySet<string> = new Set(['optional']);
  * syntax; namespace functions on its namespace type). Operators are listed separately.
  */
 export const STD_DECLARATIONS: readonly string[] = [
+  // The global form of `matches` (cel-go declares both; real policies use `matches(object.metadata.name, '^a')`).
+  'matches(string, string): bool',
   'int(uint): int',
   `int(${TS}): int`,
   `string(${TS}): string`,

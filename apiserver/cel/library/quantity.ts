@@ -7,7 +7,7 @@
  * decimal scale), so arithmetic never loses precision and never overflows; only the conversion to int
  * does: `isInteger()` is true when the value is whole AND fits int64 (Kubernetes' `AsInt64` succeeds), and
  * `asInteger()` fails otherwise with `cannot convert value to integer`. `quantity('x')` fails with the
- * parser's message. `==` compares values (`quantity('1') == quantity('1000m')`).
+ * parser's message (ErrFormatWrong's regular expression, or ErrSuffix for `10Mm`). `==` compares values (`quantity('1') == quantity('1000m')`).
  *
  * Introduced in 1.28 (base environment), i.e. accepted in writes from 1.29 under Kubernetes' n-1
  * compatibility rule (the environment applies it). Cost (k8s cost.go): isQuantity/quantity `ceil(size *
@@ -76,9 +76,26 @@ function add(a: Quantity, b: Quantity, sign: 1n | -1n): Quantity {
 
 const fromInt = (v: bigint): Quantity => ({ mantissa: v, scale: 0, format: 'DecimalSI' });
 
+/** Kubernetes' ParseQuantity errors (resource.ErrFormatWrong / ErrSuffix), which `quantity()` returns as is. */
+export const QUANTITY_SUFFIX_ERROR = "unable to parse quantity's suffix";
+/** The shape ParseQuantity accepts before it reads the suffix (the text of ErrFormatWrong). */
+const QUANTITY_SHAPE = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+const QUANTITY_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+const QUANTITY_SUFFIX = /^(?:[KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/;
+
+/**
+ * The error of a string the quantity parser refused, as Kubernetes words it: a string of the right
+ * shape whose suffix is not one (`10Mm`, `1Ki5`) is ErrSuffix; anything else ErrFormatWrong.
+ */
+export function quantityParseError(s: string): string {
+  const m = QUANTITY_SHAPE.exec(s);
+  if (m !== null && QUANTITY_NUMBER.test(m[1]!) && !QUANTITY_SUFFIX.test(m[2]!)) return QUANTITY_SUFFIX_ERROR;
+  return QUANTITY_FORMAT_ERROR;
+}
+
 function quantityOf(s: string): CelQuantity {
   const q = parseQuantity(s);
-  if (q === undefined) throw new CelEvalError(QUANTITY_FORMAT_ERROR);
+  if (q === undefined) throw new CelEvalError(quantityParseError(s));
   return new CelQuantity(q);
 }
 

@@ -1,24 +1,29 @@
 /**
- * The environments the expression table and the fuzz test evaluate in: Kubernetes 1.32's libraries (every
- * one of `KUBERNETES_LIBRARIES` plus the AuthorizeWithSelectors additions) on the interpreter's standard
- * library, with
- *  - a few plain variables (`s` string, `i` int, `d` double, `u` uint, `b` bool, `l` list<int>,
- *    `m` map<string, int>, `x` dyn, `authorizer`), and
- *  - a schema-typed `self` (and `oldSelf`) built the way the CRD environment will build it: the reference
- *    schema below through `schemaDeclType`, declared to the checker with `registerSchemaVariable`, data
- *    adapted with `adaptValue` (set/map list tags, escaped property names, int-or-string, int64 beyond
- *    2^53, date-time/duration formats).
- *
- * The environment/ folder (another helper's) will own this assembly; until it exists the schema types are
- * declared on the interpreter environment's checker directly (its private `checker` member), exactly as
- * `registerSchemaVariable` does for the CRD checker tests.
+ * The environments the expression table and the fuzz test evaluate in, built on the environment layer
+ * as the server builds its own (environment/base.ts, compile.ts):
+ *  - the base environment for NEW expressions at the default compatibility version (1.31 on this 1.32
+ *    server: every library of 1.32 — strings v2 with format/quote, lists, regex, url, quantity, sets, ip,
+ *    cidr, format, authorizer with selectors — plus optionals, cross-type numeric comparisons and the
+ *    literal validators). Every group uses it, except the rows marked `mode: 'stored'` (the
+ *    stored-expression environment: what 1.32 itself introduces, two-variable comprehensions, which a
+ *    1.32 server accepts only in expressions already stored; see the table's `macros / std` group);
+ *  - extended with a few plain variables (`s` string, `i` int, `d` double, `u` uint, `b` bool, `l`
+ *    list<int>, `ls` list<string>, `m` map<string, int>, `x` dyn, `authorizer`), and
+ *  - a schema-typed `self` and `oldSelf` declared as environment/schema-rules.ts declares them: the
+ *    reference schema below through `schemaDeclType` (a custom resource root), `registerSchemaVariable`
+ *    and `declareNullEquality` through the environment's `configureChecker` hook; data adapted with
+ *    `adaptValue` (set/map list tags, escaped property names, int-or-string, int64 beyond 2^53,
+ *    date-time/duration formats).
+ * Expressions compile with `compileIn` (the AST passes: field checks, literal validators, homogeneous
+ * literals, format checks, planning failures), so compile errors are Kubernetes' `CelExpressionError`s
+ * (`compilation failed: ERROR: <input>:1:6: ...`, `program instantiation failed: ...`).
  */
-import type { Environment } from '@marcbachmann/cel-js';
-import { CelEnvironment } from '../interpreter/environment.js';
-import { CelAuthorizer, authzSelectorsLibrary } from '../library/authz.js';
-import { KUBERNETES_LIBRARIES } from '../library/libraries.js';
+import type { CelEnvironment } from '../interpreter/environment.js';
+import { baseEnvironment, DEFAULT_COMPATIBILITY_VERSION, type ExpressionMode } from '../environment/base.js';
+import { compileIn, declareNullEquality, type CompiledExpression, type ExpressionEnvironment } from '../environment/compile.js';
+import { CelAuthorizer } from '../library/authz.js';
 import { adaptValue } from '../types/adapt.js';
-import { schemaDeclType, type DeclType } from '../types/decl-type.js';
+import { schemaDeclType, type DeclType, type ObjectDecl } from '../types/decl-type.js';
 import { registerSchemaVariable } from '../types/register.js';
 import type { SchemaNode } from '../types/schema-node.js';
 import type { CelValue } from '../values/value.js';
@@ -148,14 +153,43 @@ export function selfDeclType(): DeclType {
   return selfDecl;
 }
 
-/** A new table environment: all 1.32 libraries, the plain variables, and a schema-typed `self` / `oldSelf`. */
-export function tableEnvironment(): CelEnvironment {
-  const env = CelEnvironment.create({ libraries: [...KUBERNETES_LIBRARIES, authzSelectorsLibrary], variables: PLAIN_VARIABLES });
-  const checker = (env as unknown as { readonly checker: Environment }).checker;
+const tableEnvs = new Map<ExpressionMode, ExpressionEnvironment>();
+
+/**
+ * The table's compile environment (built once per mode): the base environment for new expressions at the
+ * default compatibility version (or, for `stored`, the stored-expression environment: everything this
+ * server knows), the plain variables, and a schema-typed `self` / `oldSelf`.
+ */
+export function tableExpressionEnvironment(mode: ExpressionMode = 'new'): ExpressionEnvironment {
+  const hit = tableEnvs.get(mode);
+  if (hit !== undefined) return hit;
+  const base = baseEnvironment(mode, { compatibilityVersion: DEFAULT_COMPATIBILITY_VERSION });
   const decl = selfDeclType();
-  registerSchemaVariable(checker, 'self', decl);
-  registerSchemaVariable(checker, 'oldSelf', decl);
-  return env;
+  let objectTypes: Map<string, ObjectDecl> = new Map();
+  const env = base.env.extend({
+    variables: PLAIN_VARIABLES,
+    configureChecker: (checker) => {
+      objectTypes = registerSchemaVariable(checker, 'self', decl);
+      declareNullEquality(checker, objectTypes.keys());
+      checker.registerVariable('oldSelf', decl.celType);
+    },
+  });
+  const built: ExpressionEnvironment = { env, base, objectTypes };
+  tableEnvs.set(mode, built);
+  return built;
+}
+
+/** Compiles a table expression; throws CelExpressionError (Kubernetes' wording) when it does not compile. */
+export function compileTableExpression(expression: string, mode: ExpressionMode = 'new'): CompiledExpression {
+  return compileIn(tableExpressionEnvironment(mode), expression);
+}
+
+/**
+ * The table environment's interpreter environment, for callers that compile without the environment
+ * layer's passes (the fuzz test: only the interpreter's compile errors and runtime errors).
+ */
+export function tableEnvironment(): CelEnvironment {
+  return tableExpressionEnvironment().env;
 }
 
 /** A fixed authorizer: allows `pods` (any verb), denies everything else with a reason naming the check. */

@@ -4,13 +4,14 @@
  * - int, uint and double compare by numeric value everywhere (`1 == 1u`, `[1] == [1.0]`, `1u in [1.0]`);
  *   NaN equals nothing, itself included;
  * - values of different kinds are unequal (never an error);
- * - bytes bytewise; lists element-wise in order, except `set` and `map` tagged lists (Kubernetes list
- *   types), whose equality ignores order; maps by key set and values (keys matched with the numeric key
+ * - bytes bytewise; lists element-wise in order, except when the LEFT operand is a `set` or `map`
+ *   tagged list (Kubernetes list types), whose equality ignores order (list-types.ts); maps by key set and values (keys matched with the numeric key
  *   rules); schema objects by type and set fields; timestamps and durations by (seconds, nanos); types by
  *   name; optionals by presence and value; library opaque values through their `equals`.
  */
 import { numericOf, compareNumeric } from './numeric.js';
-import { CelOpaque, CelType, CelUint, Duration, listTypeOf, Optional, Timestamp, type CelList, type CelMap, type CelObject, type CelValue } from './value.js';
+import { listEquals } from './list-types.js';
+import { CelOpaque, CelType, CelUint, Duration, Optional, Timestamp, type CelList, type CelMap, type CelObject, type CelValue } from './value.js';
 
 export function celEquals(a: CelValue, b: CelValue): boolean {
   if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
@@ -57,25 +58,6 @@ export function celEquals(a: CelValue, b: CelValue): boolean {
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function listEquals(a: CelList, b: CelList): boolean {
-  if (a.length !== b.length) return false;
-  const unordered = listTypeOf(a).type !== 'atomic' || listTypeOf(b).type !== 'atomic';
-  let i = 0;
-  // In order first (also the fast path for unordered lists that happen to be in the same order).
-  for (; i < a.length; i++) if (!celEquals(a[i]!, b[i]!)) break;
-  if (i === a.length) return true;
-  if (!unordered) return false;
-  // Set and map lists: every remaining item of `a` matches a distinct remaining item of `b` (items of such
-  // lists are unique, by value or by key, so a multiset match is the same as matching by key).
-  const rest = b.slice(i);
-  for (let j = i; j < a.length; j++) {
-    const k = rest.findIndex((x) => celEquals(a[j]!, x));
-    if (k < 0) return false;
-    rest.splice(k, 1);
-  }
   return true;
 }
 

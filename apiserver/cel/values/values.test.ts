@@ -39,10 +39,27 @@ describe('celEquals', () => {
     expect(listContains([1n, 2n], new CelUint(2n))).toBe(true);
   });
 
-  test('set and map lists ignore order; atomic lists do not', () => {
+  test('set and map lists on the LEFT ignore order; atomic lists on the left do not (Kubernetes values.go)', () => {
     expect(celEquals(tagList([1n, 2n], { type: 'set' }), [2n, 1n])).toBe(true);
     expect(celEquals([1n, 2n], [2n, 1n])).toBe(false);
-    expect(celEquals(tagList([1n, 1n, 2n], { type: 'set' }), tagList([1n, 2n, 2n], { type: 'set' }))).toBe(false);
+    // An atomic (or literal) list on the left compares in order, whatever the right operand is.
+    expect(celEquals([2n, 1n], tagList([1n, 2n], { type: 'set' }))).toBe(false);
+    expect(celEquals([1n, 2n], tagList([1n, 2n], { type: 'set' }))).toBe(true);
+    // A set on the left: same size and every right item is in the set (heterogeneous numbers included).
+    expect(celEquals(tagList([1n, 2n], { type: 'set' }), [2.0, new CelUint(1n)])).toBe(true);
+    expect(celEquals(tagList([1n, 2n], { type: 'set' }), [2n, 3n])).toBe(false);
+    // Kubernetes compares set lists as sets (their items are unique by the schema): malformed data with
+    // repeated items is equal when sizes and memberships agree.
+    expect(celEquals(tagList([1n, 1n, 2n], { type: 'set' }), tagList([1n, 2n, 2n], { type: 'set' }))).toBe(true);
+  });
+
+  test('map lists on the left match items by their keys, then compare the items', () => {
+    const item = (name: string, port: bigint) => EntryMap.of([['name', name], ['port', port]]);
+    const ml = (...items: ReturnType<typeof item>[]) => tagList(items, { type: 'map', keys: ['name'] });
+    expect(celEquals(ml(item('a', 1n), item('b', 2n)), [item('b', 2n), item('a', 1n)])).toBe(true);
+    expect(celEquals(ml(item('a', 1n), item('b', 2n)), [item('b', 2n), item('a', 9n)])).toBe(false);
+    expect(celEquals(ml(item('a', 1n), item('b', 2n)), [item('b', 2n), item('c', 1n)])).toBe(false);
+    expect(celEquals([item('a', 1n), item('b', 2n)], ml(item('b', 2n), item('a', 1n)))).toBe(false);
   });
 
   test('times, types, optionals and opaque values', () => {
