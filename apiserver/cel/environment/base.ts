@@ -25,8 +25,9 @@
  * | 1.30       | ip, cidr                                                                               |
  * | 1.31       | format library; authorizer selectors (only with the AuthorizeWithSelectors gate, beta  |
  * |            | and on by default in 1.32)                                                             |
- * | 1.32       | two-variable comprehensions: not available here (the engine's parser has none; no new  |
- * |            | expression of a 1.32 server may use them either)                                       |
+ * | 1.32       | two-variable comprehensions (kubernetes/kubernetes#128593): a 1.32 server refuses them |
+ * |            | in new expressions (compatibility 1.31) and compiles them in stored ones; here neither |
+ * |            | environment has them (the engine's parser has no two-variable macros)                  |
  *
  * Libraries come from `library/libraries.ts` with their `since` (= base.go's introduced version); the
  * language options are gated by the AST passes of `validate.ts`. Our checker always has optional types
