@@ -36,30 +36,8 @@ export const isMap = (v: CelValue): v is CelMap => typeof v === 'object' && v !=
 export const isObject = (v: CelValue): v is CelObject =>
   typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'object' && !Array.isArray(v);
 
-/** The CEL type name of a value, as cel-go prints it in messages (`string`, `google.protobuf.Duration`...). */
-export function typeNameOf(v: CelValue): string {
-  switch (typeof v) {
-    case 'bigint':
-      return 'int';
-    case 'number':
-      return 'double';
-    case 'boolean':
-      return 'bool';
-    case 'string':
-      return 'string';
-  }
-  if (v === null) return 'null_type';
-  if (v instanceof Uint8Array) return 'bytes';
-  if (v instanceof CelUint) return 'uint';
-  if (v instanceof Timestamp) return 'google.protobuf.Timestamp';
-  if (v instanceof Duration) return 'google.protobuf.Duration';
-  if (v instanceof CelType) return 'type';
-  if (v instanceof Optional) return 'optional_type';
-  if (v instanceof CelOpaque) return v.typeName;
-  if (isList(v)) return 'list';
-  if (isMap(v)) return 'map';
-  return (v as CelObject).typeName;
-}
+/** The CEL type name of a value, as cel-go prints it in messages (one definition, in values/). */
+export { typeNameOf } from '../values/type-of.js';
 
 /** Number of Unicode code points (CEL string size). */
 export function codePointLength(s: string): number {
