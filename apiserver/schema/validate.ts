@@ -9,7 +9,8 @@
  *
  * Per-schema data (compiled patterns, enum sets) is compiled lazily and cached per schema node. Paths are
  * kept as a segment stack and rendered only when an error is reported. Values of the wrong type stop the
- * walk at that node (one error, nothing below it). `x-kubernetes-validations` (CEL) are not evaluated here.
+ * walk at that node (one error, nothing below it). `x-kubernetes-validations` (CEL) are evaluated after this
+ * walk by validate-rules.ts (the registry's validation step), not here.
  */
 import { duplicate, invalidValue, notSupported, required, tooLong, tooMany, typeInvalid, type FieldError, type FieldPath } from '../validation/field-error.js';
 import { checkFormat, isCheckedFormat } from './formats.js';
