@@ -42,8 +42,8 @@ export function prepareCreate(ctx: RegistryContext, obj: KubeObject, namespace: 
   applyDefaults(obj, s.schema);
   s.admit?.(obj, undefined, sctx);
   s.prepareForCreate?.(obj, sctx);
-  validateForCreate(ctx, obj, sctx);
-  const warnings = s.warnings?.(obj, undefined, sctx) ?? [];
+  const ruleWarnings = validateForCreate(ctx, obj, sctx);
+  const warnings = [...ruleWarnings, ...(s.warnings?.(obj, undefined, sctx) ?? [])];
   trackUpdate(ctx, undefined, obj, opts, '', now);
   s.canonicalize?.(obj);
   return warnings;

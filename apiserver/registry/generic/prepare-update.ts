@@ -76,8 +76,9 @@ export function prepareUpdate(ctx: RegistryContext, obj: KubeObject, old: KubeOb
   s.admit?.(obj, old, sctx);
   s.prepareForUpdate?.(obj, old, sctx);
   if (s.tracksGeneration === true && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
-  validateForUpdate(ctx, obj, old, sctx);
-  const warnings = s.warnings?.(obj, old, sctx) ?? [];
+  // Ratcheted rule failures (unchanged invalid values) are warnings, as Kubernetes sends them.
+  const ruleWarnings = validateForUpdate(ctx, obj, old, sctx);
+  const warnings = [...ruleWarnings, ...(s.warnings?.(obj, old, sctx) ?? [])];
   trackUpdate(ctx, old, obj, opts, '');
   s.canonicalize?.(obj);
   obj.metadata.resourceVersion = old.metadata.resourceVersion;
@@ -103,9 +104,9 @@ export function prepareStatusUpdate(ctx: RegistryContext, input: KubeObject, old
     setOrDelete(obj, 'status', input.status);
     setOrDelete(obj.metadata as Record<string, unknown>, 'managedFields', input.metadata.managedFields);
   }
-  validateForStatusUpdate(ctx, obj, old, sctx);
+  const warnings = validateForStatusUpdate(ctx, obj, old, sctx);
   trackUpdate(ctx, old, obj, opts, 'status');
   s.canonicalize?.(obj);
   obj.metadata.resourceVersion = old.metadata.resourceVersion;
-  return { type: 'write', obj, warnings: [] };
+  return { type: 'write', obj, warnings };
 }

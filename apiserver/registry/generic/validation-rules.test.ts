@@ -102,8 +102,9 @@ test('update: transition rules compare with the stored object; unchanged invalid
   const current = await registry.get('ns', 'a');
   const labelled = structuredClone(current);
   labelled.metadata.labels = { touched: 'yes' };
-  const { object: updated } = await registry.update('ns', 'a', labelled);
+  const { object: updated, warnings } = await registry.update('ns', 'a', labelled);
   expect(updated.metadata.labels).toEqual({ touched: 'yes' });
+  expect(warnings).toEqual(['spec: Invalid value: "object": replicas must be at most 3']);
 
   const respec = structuredClone(updated);
   (respec.spec as Record<string, unknown>).replicas = 8;
