@@ -26,7 +26,7 @@
  * `ValidateDefaults`), and the relaxed checks for old definitions stored before a rule existed (invalid
  * types, non-atomic set items, nullable map keys) always apply.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../../patch/json-value.js';
 import type { KubeObject } from '../../../api/object.js';
 import { FieldPath, forbidden, invalidValue, notSupported, required, type FieldError } from '../../../validation/field-error.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../../validation/names.js';
@@ -67,7 +67,7 @@ const versionsOf = (spec: Json): Json[] => list(spec.versions).map((v) => (isObj
 
 function internalOf(spec: Json): Internal {
   const versions = versionsOf(spec);
-  const same = (get: (v: Json) => unknown): boolean => versions.length > 0 && versions.every((v) => isDeepStrictEqual(get(v), get(versions[0]!)));
+  const same = (get: (v: Json) => unknown): boolean => versions.length > 0 && versions.every((v) => jsonEqual(get(v), get(versions[0]!)));
   const emptyList = (v: unknown): unknown => (Array.isArray(v) && v.length === 0 ? undefined : v);
   const schema = same((v) => v.schema);
   const subresources = same((v) => v.subresources);
@@ -152,7 +152,7 @@ function unchangedSchemas(spec: Json, oldSpec: Json): Set<string> {
   const oldVersions = new Map(versionsOf(oldSpec).map((v) => [stringAt(v, 'name'), v]));
   for (const v of versionsOf(spec)) {
     const o = oldVersions.get(stringAt(v, 'name'));
-    if (o !== undefined && isDeepStrictEqual(v.schema, o.schema)) out.add(stringAt(v, 'name'));
+    if (o !== undefined && jsonEqual(v.schema, o.schema)) out.add(stringAt(v, 'name'));
   }
   return out;
 }
@@ -372,7 +372,7 @@ function immutables(spec: Json, oldSpec: Json, opts: Options): FieldError[] {
   const errs: FieldError[] = [];
   const p = FieldPath.root('spec');
   const immutable = (at: FieldPath, now: unknown, before: unknown): void => {
-    if (!isDeepStrictEqual(now, before)) errs.push(invalidValue(at, now, 'field is immutable'));
+    if (!jsonEqual(now, before)) errs.push(invalidValue(at, now, 'field is immutable'));
   };
   const names = objectAt(spec, 'names') ?? {};
   const oldNames = objectAt(oldSpec, 'names') ?? {};
