@@ -19,7 +19,7 @@ describe.each(definitions.map((d) => [d.file, d.crd] as const))('%s', (_file, cr
   test('validates without errors on create, defaulted as Kubernetes does', () => {
     const created = create(crd);
     expect(created.errors).toEqual([]);
-    const spec = created.obj.spec as { names: Record<string, string>; conversion: { strategy: string }; versions: { name: string; storage: boolean }[] };
+    const spec = created.obj.spec as { names: { kind: string; singular: string; listKind: string }; conversion: { strategy: string }; versions: { name: string; storage: boolean }[] };
     expect(spec.names.singular).toBe((crd.spec as { names: { singular?: string; kind: string } }).names.singular ?? spec.names.kind.toLowerCase());
     expect(spec.names.listKind).toBe(`${spec.names.kind}List`);
     expect(spec.conversion.strategy).toBeDefined();
