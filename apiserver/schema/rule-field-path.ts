@@ -8,53 +8,12 @@
  * Quoted names take the escapes `\a \b \f \n \r \t \v \' \\`; any other escape makes the path invalid.
  */
 import type { SchemaNode, SchemaView } from '../cel/types/schema-node.js';
+import { fieldPathTokens, unescapeQuoted } from './field-path-syntax.js';
 
-const ESCAPES: Readonly<Record<string, string>> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', "'": "'", '\\': '\\' };
-
-function unescapeQuoted(s: string): string | undefined {
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
-    if (c !== '\\') {
-      out += c;
-      continue;
-    }
-    const e = ESCAPES[s[i + 1] ?? ''];
-    if (e === undefined) return undefined;
-    out += e;
-    i++;
-  }
-  return out;
-}
-
-/** Splits into `.`, `[`, `]` and the text between them; a token starting with `'` runs to its closing quote. */
-function tokens(path: string): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i < path.length) {
-    const c = path[i]!;
-    if (c === '.' || c === '[' || c === ']') {
-      out.push(c);
-      i++;
-      continue;
-    }
-    let j = i;
-    if (c === "'") {
-      j = i + 1;
-      while (j < path.length && !(path[j] === "'" && path[j - 1] !== '\\')) j++;
-      j = Math.min(j + 1, path.length);
-    } else {
-      while (j < path.length && path[j] !== '.' && path[j] !== '[' && path[j] !== ']') j++;
-    }
-    out.push(path.slice(i, j));
-    i = j;
-  }
-  return out;
-}
 
 /** The normalized error path of `fieldPath` below `schema`, or undefined when it does not resolve. */
 export function normalizeRuleFieldPath(fieldPath: string, schema: SchemaNode, view: SchemaView): string | undefined {
-  const toks = tokens(fieldPath);
+  const toks = fieldPathTokens(fieldPath);
   let node: SchemaNode | undefined = schema;
   let out = '';
   const step = (name: string): boolean => {
@@ -81,7 +40,7 @@ export function normalizeRuleFieldPath(fieldPath: string, schema: SchemaNode, vi
       const quoted = toks[i++];
       if (quoted === undefined || quoted.length < 2 || !quoted.startsWith("'") || !quoted.endsWith("'")) return undefined;
       const name = unescapeQuoted(quoted.slice(1, -1));
-      if (name === undefined || !step(name)) return undefined;
+      if ('badEscape' in name || !step(name.value)) return undefined;
       if (toks[i++] !== ']') return undefined;
     } else {
       return undefined;

@@ -8,6 +8,7 @@
  * property (which must exist); a step into a map (`additionalProperties`) is a key. The errors are
  * Kubernetes' texts (`does not refer to a valid field`, `expected [ or . but got: x`, ...).
  */
+import { fieldPathTokens, unescapeQuoted } from '../../../schema/field-path-syntax.js';
 import { FieldPath } from '../../../validation/field-error.js';
 import { isSet, objectAt, type Json } from './json-schema-node.js';
 
@@ -22,44 +23,9 @@ export interface ResolvedFieldPath {
 
 export type FieldPathResult = { readonly ok: true; readonly value: ResolvedFieldPath } | { readonly ok: false; readonly error: string };
 
-function tokenize(s: string): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i < s.length) {
-    const c = s[i]!;
-    if (c === '.' || c === '[' || c === ']') {
-      out.push(c);
-      i++;
-      continue;
-    }
-    let j = i;
-    if (c === "'") {
-      // A quoted string runs to the next unescaped quote, delimiters included.
-      j++;
-      while (j < s.length && !(s[j] === "'" && s[j - 1] !== '\\')) j++;
-      j = Math.min(j + 1, s.length);
-    } else {
-      while (j < s.length && s[j] !== '.' && s[j] !== '[' && s[j] !== ']') j++;
-    }
-    out.push(s.slice(i, j));
-    i = j;
-  }
-  return out;
-}
-
-const ESCAPES: Readonly<Record<string, string>> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', "'": "'", '\\': '\\' };
-
-function unescapeSingleQuote(s: string): string {
-  return s.replace(/\\(.)/gs, (m, ch: string) => {
-    const r = ESCAPES[ch];
-    if (r === undefined) throw new Error(`invalid escape char ${m}`);
-    return r;
-  });
-}
-
 /** Resolves `jsonPath` against `schema` (see the file comment). */
 export function validFieldPath(jsonPath: string, schema: Json, allowArrayNotation = true): FieldPathResult {
-  const tokens = tokenize(jsonPath);
+  const tokens = fieldPathTokens(jsonPath);
   let path: FieldPath | undefined;
   let root = '';
   let at: Json | undefined = schema;
@@ -89,12 +55,9 @@ export function validFieldPath(jsonPath: string, schema: Json, allowArrayNotatio
       const quoted = tokens[++i];
       if (quoted === undefined) return fail('unexpected end of JSON path');
       if (quoted.length < 2 || !quoted.startsWith("'") || !quoted.endsWith("'")) return fail(`expected single quoted string but got ${quoted}`);
-      let name: string;
-      try {
-        name = unescapeSingleQuote(quoted.slice(1, -1));
-      } catch (e) {
-        return fail(`invalid string literal: ${(e as Error).message}`);
-      }
+      const unquoted = unescapeQuoted(quoted.slice(1, -1));
+      if ('badEscape' in unquoted) return fail(`invalid string literal: invalid escape char ${unquoted.badEscape}`);
+      const name = unquoted.value;
       const problem = step(name);
       if (problem !== undefined) return fail(problem);
       const close = tokens[++i];
