@@ -5,10 +5,11 @@
  * Two correlations, as Kubernetes 1.32 has them:
  *  - `oldSelf` of a rule: through object properties and map keys, and through lists of type `map` by their
  *    key fields (`mapListLookup`); never through `set`, `atomic` or untyped lists.
- *  - ratcheting (`Correlation`, Kubernetes' `CorrelatedObject`): the same, plus untyped lists (no
- *    `x-kubernetes-list-type`) by index. A node is unchanged when it deep-equals its old value, compared
- *    child by child (so a map-list whose entries only moved is unchanged); a key the schema does not
- *    describe cannot be correlated, which makes its parent "changed".
+ *  - ratcheting (`Correlation`, Kubernetes' `CorrelatedObject` of k8s.io/apiserver/pkg/cel/common): the
+ *    same. Lists without `x-kubernetes-list-type` are atomic (Kubernetes' default), so their elements are
+ *    not correlated either; such a list is compared as a whole. A node is unchanged when it deep-equals
+ *    its old value, compared child by child (so a map-list whose entries only moved is unchanged); a key
+ *    the schema does not describe cannot be correlated, which makes its parent "changed".
  */
 import type { SchemaView } from '../cel/types/schema-node.js';
 import type { SchemaNode } from '../cel/types/schema-node.js';
@@ -113,7 +114,7 @@ export class Correlation {
     return res;
   }
 
-  /** The child at a list index: by key for map-lists, by index for untyped lists, never for sets and atomic lists. */
+  /** The child at a list index: by key for map-lists; never for sets, atomic and untyped (atomic) lists. */
   index(i: number): Correlation | null {
     const hit = this.children?.get(i);
     if (hit !== undefined) return hit;
@@ -132,11 +133,9 @@ export class Correlation {
       case 'map':
         if (this.mapList === undefined) this.mapList = MapListLookup.of(this.schema!, old, this.view) ?? null;
         return this.mapList?.get(list[i]);
-      case 'set':
-      case 'atomic':
-        return undefined;
       default:
-        return i < old.length ? old[i] : undefined;
+        // set, atomic and no list type (atomic by default): not correlatable by item.
+        return undefined;
     }
   }
 

@@ -11,14 +11,25 @@
  * kept as a segment stack and rendered only when an error is reported. Values of the wrong type stop the
  * walk at that node (one error, nothing below it). `x-kubernetes-validations` (CEL) are evaluated after this
  * walk by validate-rules.ts (the registry's validation step), not here.
+ *
+ * Ratcheting (`ValidateOptions.ratchet`, ratcheting.ts): each node's errors (its own and those of the nodes
+ * below it) are set aside when the node is correlated with an old value that it equals, as Kubernetes'
+ * ratcheting schema validator does; the list-type, map-key and embedded-resource checks are Kubernetes'
+ * separate steps and never ratchet.
  */
 import { duplicate, invalidValue, notSupported, required, tooLong, tooMany, typeInvalid, type FieldError, type FieldPath } from '../validation/field-error.js';
 import { checkFormat, isCheckedFormat } from './formats.js';
+import type { Correlation } from './rule-correlation.js';
 import type { Schema } from './schema.js';
 
 export interface ValidateOptions {
   /** `crd` (default): kube-openapi wording; `builtin`: without the path prefix, `must` for `should`. */
   readonly style?: 'crd' | 'builtin';
+  /**
+   * Update ratcheting: `root` correlates the value with the old object (rule-correlation.ts); errors of
+   * unchanged nodes are moved to `ratcheted` instead of being returned. See ratcheting.ts.
+   */
+  readonly ratchet?: { readonly root: Correlation; readonly ratcheted: FieldError[] };
 }
 
 interface Compiled {
@@ -74,7 +85,7 @@ function typeName(v: unknown): string {
 
 /** Validates `value` against `schema`; `path` prefixes every field (e.g. `FieldPath.root('spec')`). */
 export function validateValue(value: unknown, schema: Schema, path?: FieldPath, options?: ValidateOptions): FieldError[] {
-  const v = new Validator(path === undefined ? '' : path.toString(), options?.style === 'builtin');
+  const v = new Validator(path === undefined ? '' : path.toString(), options?.style === 'builtin', options?.ratchet);
   v.visit(value, schema);
   return v.errors;
 }
@@ -82,11 +93,45 @@ export function validateValue(value: unknown, schema: Schema, path?: FieldPath, 
 class Validator {
   readonly errors: FieldError[] = [];
   private readonly segs: (string | number)[] = [];
+  /** Ratcheting: the current node's correlation (null: none), and the errors that never ratchet. */
+  private corr: Correlation | null;
+  private readonly pinned = new WeakSet<FieldError>();
 
   constructor(
     private readonly base: string,
     private readonly builtin: boolean,
-  ) {}
+    private readonly ratchet?: { readonly root: Correlation; readonly ratcheted: FieldError[] },
+  ) {
+    this.corr = ratchet?.root ?? null;
+  }
+
+  /** An error of Kubernetes' list-type and embedded-resource steps, outside the schema validator: never ratcheted. */
+  private pin(e: FieldError): void {
+    this.pinned.add(e);
+    this.errors.push(e);
+  }
+
+  /** Moves the ratchetable errors from index `mark` on to the ratcheted list. */
+  private ratchetFrom(mark: number): void {
+    let w = mark;
+    for (let r = mark; r < this.errors.length; r++) {
+      const e = this.errors[r]!;
+      if (this.pinned.has(e)) this.errors[w++] = e;
+      else this.ratchet!.ratcheted.push(e);
+    }
+    this.errors.length = w;
+  }
+
+  /** Visits a child with its correlation: an object key (`apiVersion`/`kind` of the root never correlate) or a list index. */
+  private visitChild(value: unknown, s: Schema, seg: string | number): void {
+    const parent = this.corr;
+    if (parent !== null) {
+      if (typeof seg === 'number') this.corr = parent.index(seg);
+      else this.corr = this.base === '' && this.segs.length === 1 && (seg === 'apiVersion' || seg === 'kind') ? null : parent.key(seg);
+    }
+    this.visit(value, s);
+    this.corr = parent;
+  }
 
   private path(): string {
     let out = this.base;
@@ -119,6 +164,15 @@ class Validator {
   }
 
   visit(value: unknown, s: Schema): void {
+    const corr = this.corr;
+    if (corr === null) return this.check(value, s);
+    const mark = this.errors.length;
+    this.check(value, s);
+    // Kubernetes' rule: a node's errors ratchet when the node deep-equals its correlated old value.
+    if (this.errors.length > mark && corr.unchanged()) this.ratchetFrom(mark);
+  }
+
+  private check(value: unknown, s: Schema): void {
     if (value === undefined) return;
     if (value === null) {
       if (s.nullable === true || (s.type === undefined && s['x-kubernetes-int-or-string'] !== true)) return;
@@ -233,7 +287,7 @@ class Validator {
       const child = props !== undefined && hasOwn.call(props, key) ? props[key] : ap;
       if (child === undefined) continue;
       this.segs.push(key);
-      this.visit(obj[key], child);
+      this.visitChild(obj[key], child, key);
       this.segs.pop();
     }
     if (s['x-kubernetes-embedded-resource'] === true) this.embedded(obj);
@@ -243,7 +297,7 @@ class Validator {
   private embedded(obj: Record<string, unknown>): void {
     for (const name of ['apiVersion', 'kind']) {
       const v = obj[name];
-      if (typeof v !== 'string' || v === '') this.errors.push(required(this.childPath(name), 'must not be empty'));
+      if (typeof v !== 'string' || v === '') this.pin(required(this.childPath(name), 'must not be empty'));
     }
   }
 
@@ -255,7 +309,7 @@ class Validator {
     if (items !== undefined) {
       for (let i = 0; i < arr.length; i++) {
         this.segs.push(i);
-        this.visit(arr[i], items);
+        this.visitChild(arr[i], items, i);
         this.segs.pop();
       }
     }
@@ -271,7 +325,7 @@ class Validator {
       const key = v !== null && typeof v === 'object' ? `o${canonical(v)}` : `${typeof v}:${String(v)}`;
       if (seen.has(key)) {
         this.segs.push(i);
-        this.errors.push(duplicate(this.path(), v));
+        this.pin(duplicate(this.path(), v));
         this.segs.pop();
       } else {
         seen.add(key);
@@ -289,7 +343,7 @@ class Validator {
       let complete = true;
       for (const k of keys) {
         if (rec[k] === undefined || rec[k] === null) {
-          this.errors.push(required(this.childPath(k), ''));
+          this.pin(required(this.childPath(k), ''));
           complete = false;
         }
       }
@@ -298,7 +352,7 @@ class Validator {
         if (seen.has(tuple)) {
           const shown: Record<string, unknown> = {};
           for (const k of keys) shown[k] = rec[k];
-          this.errors.push(duplicate(this.path(), shown));
+          this.pin(duplicate(this.path(), shown));
         } else {
           seen.add(tuple);
         }

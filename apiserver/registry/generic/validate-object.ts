@@ -3,9 +3,14 @@
  * the schema's CEL rules (skipped with one cause when the errors so far block them; ratcheted on updates,
  * schema/validate-rules.ts), then the kind's own hooks; any error is 422 `invalid(gk, name, causes)`
  * listing them all. Each step returns the rules' ratcheting warnings.
+ *
+ * Updates of custom resources (`validationStyle` `crd`) ratchet schema errors too (schema/ratcheting.ts,
+ * CRDValidationRatcheting): an invalid value unchanged from the old object does not fail the update, as
+ * Kubernetes does for custom resources only; built-in kinds validate in full.
  */
 import type { KubeObject } from '../../api/object.js';
 import { invalid } from '../../errors/constructors.js';
+import { validateValueUpdate } from '../../schema/ratcheting.js';
 import { validateValue } from '../../schema/validate.js';
 import { validateRulesAfter } from '../../schema/validate-rules.js';
 import { toCauses, type FieldError } from '../../validation/field-error.js';
@@ -13,8 +18,14 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../../validation/o
 import type { StrategyContext } from '../kind-strategy.js';
 import type { RegistryContext } from './registry-context.js';
 
-function schemaAndMeta(ctx: RegistryContext, obj: KubeObject, namespace: string): FieldError[] {
-  const errs = validateValue(obj, ctx.strategy.schema, undefined, { style: ctx.validationStyle });
+/** Schema errors; on an update of a custom resource, ratcheted against `old`. */
+function schemaErrors(ctx: RegistryContext, obj: KubeObject, old: KubeObject | undefined): FieldError[] {
+  if (old === undefined || ctx.validationStyle !== 'crd') return validateValue(obj, ctx.strategy.schema, undefined, { style: ctx.validationStyle });
+  return validateValueUpdate(obj, old, ctx.strategy.schema, { style: ctx.validationStyle }).errors;
+}
+
+function schemaAndMeta(ctx: RegistryContext, obj: KubeObject, namespace: string, old?: KubeObject): FieldError[] {
+  const errs = schemaErrors(ctx, obj, old);
   errs.push(
     ...validateObjectMeta(obj.metadata, {
       namespaced: ctx.strategy.namespaced,
@@ -38,7 +49,7 @@ export function validateForCreate(ctx: RegistryContext, obj: KubeObject, sctx: S
 }
 
 export function validateForUpdate(ctx: RegistryContext, obj: KubeObject, old: KubeObject, sctx: StrategyContext): readonly string[] {
-  const errs = schemaAndMeta(ctx, obj, sctx.namespace);
+  const errs = schemaAndMeta(ctx, obj, sctx.namespace, old);
   errs.push(...validateObjectMetaUpdate(obj.metadata, old.metadata));
   const warnings = validateRulesAfter(errs, obj, ctx.strategy.schema, { old });
   if (ctx.strategy.validate !== undefined) errs.push(...ctx.strategy.validate(obj, sctx));
@@ -48,7 +59,7 @@ export function validateForUpdate(ctx: RegistryContext, obj: KubeObject, old: Ku
 }
 
 export function validateForStatusUpdate(ctx: RegistryContext, obj: KubeObject, old: KubeObject, sctx: StrategyContext): readonly string[] {
-  const errs = validateValue(obj, ctx.strategy.schema, undefined, { style: ctx.validationStyle });
+  const errs = schemaErrors(ctx, obj, old);
   const warnings = validateRulesAfter(errs, obj, ctx.strategy.schema, { old });
   if (ctx.strategy.validateStatusUpdate !== undefined) errs.push(...ctx.strategy.validateStatusUpdate(obj, old, sctx));
   raise(ctx, obj, errs);
