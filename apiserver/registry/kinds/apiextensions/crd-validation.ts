@@ -22,9 +22,9 @@
  * expressions, no per-rule cost limit for unchanged schemas, no new conversion review version rule, a bad
  * CA bundle kept).
  *
- * Not covered yet: the defaults inside schemas are not validated against their schemas (Kubernetes'
- * `ValidateDefaults`), and the relaxed checks for old definitions stored before a rule existed (invalid
- * types, non-atomic set items, nullable map keys) always apply.
+ * Defaults inside schemas are validated against their schemas (default-validation.ts), and an update is
+ * held only to the schema rules the stored definition already meets (update-leniency.ts: schemas present,
+ * valid types, structural, pruned defaults, atomic set items, map-list keys).
  */
 import { jsonEqual } from '../../patch/json-value.js';
 import type { KubeObject } from '../../../api/object.js';
@@ -35,6 +35,7 @@ import { Extensions, isObject, objectAt, stringAt, type Json } from './json-sche
 import { validateColumns, validateSubresources } from './printer-columns.js';
 import { validateCustomResourceValidation, type SchemaValidationOptions } from './schema-validation.js';
 import { validateSelectableFields } from './selectable-fields.js';
+import { ALL_REQUIREMENTS, requirementsForUpdate, type SchemaRequirements } from './update-leniency.js';
 import { validateCABundle, validateWebhookService, validateWebhookUrl } from './webhook-client-config.js';
 
 /** The ConversionReview versions this server speaks (Kubernetes' `acceptedConversionReviewVersions`). */
@@ -49,6 +50,7 @@ interface Options {
   readonly allowInvalidCABundle: boolean;
   readonly preexisting?: PreexistingExpressions;
   readonly versionsWithUnchangedSchemas: ReadonlySet<string>;
+  readonly schemaRules: SchemaRequirements;
 }
 
 /** A v1 spec seen as Kubernetes' internal version (see the file comment). */
@@ -97,6 +99,7 @@ export function validateCustomResourceDefinition(obj: KubeObject, extensionPrefi
     requireImmutableNames: false,
     allowInvalidCABundle: true,
     versionsWithUnchangedSchemas: new Set(),
+    schemaRules: ALL_REQUIREMENTS,
   });
 }
 
@@ -113,6 +116,7 @@ export function validateCustomResourceDefinitionUpdate(obj: KubeObject, old: Kub
     allowInvalidCABundle: allowInvalidCABundle(old),
     preexisting: preexistingExpressions(oldSpec, x),
     versionsWithUnchangedSchemas: unchangedSchemas(specOf(obj), oldSpec),
+    schemaRules: requirementsForUpdate(oldSpec, x),
   });
 }
 
@@ -189,8 +193,8 @@ function validateSpec(spec: Json, opts: Options): FieldError[] {
 
   const internal = internalOf(spec);
   const preserveUnknownFields = spec.preserveUnknownFields === true;
-  // A v1 definition always requires schemas (Kubernetes' requireOpenAPISchema on create and for definitions that had them).
-  if (internal.validation === undefined || objectAt(internal.validation, 'openAPIV3Schema') === undefined) {
+  // Kubernetes' requireOpenAPISchema: on create, and on updates of definitions whose versions all had one.
+  if (opts.schemaRules.requireOpenAPISchema && (internal.validation === undefined || objectAt(internal.validation, 'openAPIV3Schema') === undefined)) {
     internal.versions.forEach((v, i) => {
       if (objectAt(objectAt(v, 'schema') ?? {}, 'openAPIV3Schema') === undefined) {
         errs.push(required(p.child('versions').index(i).child('schema').child('openAPIV3Schema'), 'schemas are required'));
@@ -201,10 +205,11 @@ function validateSpec(spec: Json, opts: Options): FieldError[] {
 
   const schemaOpts = (version: string): SchemaValidationOptions => ({
     x: opts.x,
-    requireValidPropertyType: true,
-    requireStructuralSchema: true,
-    requireAtomicSetType: true,
-    requireMapListKeysMapSetValidation: true,
+    requireValidPropertyType: opts.schemaRules.requireValidPropertyType,
+    requireStructuralSchema: opts.schemaRules.requireStructuralSchema,
+    requireAtomicSetType: opts.schemaRules.requireAtomicSetType,
+    requireMapListKeysMapSetValidation: opts.schemaRules.requireMapListKeysMapSetValidation,
+    requirePrunedDefaults: opts.schemaRules.requirePrunedDefaults,
     suppressPerExpressionCost: opts.versionsWithUnchangedSchemas.has(version),
     ...(opts.preexisting === undefined ? {} : { preexisting: opts.preexisting }),
   });

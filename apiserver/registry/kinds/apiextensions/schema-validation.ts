@@ -15,7 +15,8 @@
  *   defaulted), non-nullable keys that name item properties, without duplicates; set and map items not
  *   nullable;
  * - the validation rules: entry checks, then (when the schema has no other error at or below the node)
- *   compilation and cost (crd-rules.ts).
+ *   compilation and cost (crd-rules.ts);
+ * - once the schema is structural, its defaults (default-validation.ts).
  *
  * Extension names follow the naming (`x-kubernetes-*` in k8s.io mode, `x-platform-*` otherwise), in
  * paths and in messages.
@@ -24,6 +25,7 @@ import { FieldPath, forbidden, invalidValue, notSupported, required, type FieldE
 import { childCardinality, TotalCost, validateNodeRules, validateRuleEntries, type CelScope, type PreexistingExpressions } from './crd-rules.js';
 import { Extensions, isObject, isSet, objectAt, schemaList, schemaMap, stringAt, truthy, type Json } from './json-schema-node.js';
 import { validFieldPath } from './schema-field-path.js';
+import { validateDefaults } from './default-validation.js';
 import { validateStructural } from './structural-schema.js';
 
 export interface SchemaValidationOptions {
@@ -33,6 +35,8 @@ export interface SchemaValidationOptions {
   readonly requireStructuralSchema: boolean;
   readonly requireAtomicSetType: boolean;
   readonly requireMapListKeysMapSetValidation: boolean;
+  /** Defaults must not carry fields their schema prunes (relaxed on update, update-leniency.ts). */
+  readonly requirePrunedDefaults: boolean;
   readonly preexisting?: PreexistingExpressions;
   /** The version's schema is unchanged by this update: no per-expression cost limit. */
   readonly suppressPerExpressionCost: boolean;
@@ -110,14 +114,18 @@ export function validateCustomResourceValidation(validation: Json | undefined, s
   if (truthy(schema, 'nullable')) errs.push(forbidden(p.child('openAPIV3Schema.nullable'), 'nullable cannot be true at the root'));
 
   let scope: CelScope | undefined;
+  let defaults: FieldError[] = [];
   if (opts.requireStructuralSchema) {
     const structural = validateStructural(schema, schemaPath, opts.x);
     if (structural.length > 0) errs.push(...structural);
-    else scope = { maxCardinality: 1n, total: new TotalCost(), resourceRoot: true };
+    else {
+      scope = { maxCardinality: 1n, total: new TotalCost(), resourceRoot: true };
+      defaults = validateDefaults(schema, schemaPath, opts.x.prefix, opts.requirePrunedDefaults);
+    }
   }
   const root: NodeContext = { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false };
   const found = validateNode(schema, schemaPath, root, true, opts, scope);
-  errs.push(...found.schema, ...found.cel);
+  errs.push(...found.schema, ...found.cel, ...defaults);
   if (scope !== undefined) errs.push(...scope.total.problems(schemaPath, `${opts.x.validations} estimated rule cost total for entire OpenAPIv3 schema`));
   return errs;
 }
