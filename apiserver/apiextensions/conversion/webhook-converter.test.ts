@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateCa, generateServingCert, type CertAndKey } from '../../tls/generate-certs.js';
 import { ConversionError, conversionStatus } from './conversion-error.js';
+import { converterFor } from './converter-for.js';
 import { convertList, convertObject, noneConverter, type CrConverter } from './custom-resource-converter.js';
 import type { JsonObject } from './group-version.js';
 import { webhookConverter, type WebhookConversion, type WebhookConverterOptions } from './webhook-converter.js';
@@ -445,5 +446,14 @@ describe('versions and None', () => {
     const out = await convertObject(original, V2, mutating);
     expect((out['metadata'] as JsonObject)['labels']).toEqual({ changed: 'yes' });
     expect((original['metadata'] as JsonObject)['labels']).toEqual({ app: 'w' });
+  });
+
+  it("picks the definition's strategy", async () => {
+    expect(converterFor('widgets.stable.example.com', undefined)).toBe(noneConverter);
+    expect(converterFor('widgets.stable.example.com', { strategy: 'None' })).toBe(noneConverter);
+    const conv = converterFor('widgets.stable.example.com', { strategy: 'Webhook', webhook: urlWebhook() });
+    expect((await convertObject(widget('w1'), V2, conv))['spec']).toEqual({ address: 'example.org:8080', replicas: 2 });
+    expect(seen).toHaveLength(1);
+    expect(() => converterFor('widgets.stable.example.com', { strategy: 'Magic' })).toThrow('unknown conversion strategy "Magic" for CRD widgets.stable.example.com');
   });
 });
