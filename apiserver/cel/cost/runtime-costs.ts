@@ -7,6 +7,9 @@ import { actualSize } from '../library/support.js';
 import type { CelObject, CelValue } from '../values/value.js';
 import { STRING_TRAVERSAL_COST_FACTOR } from './limits.js';
 
+/** Strings this long or shorter cost 1 to compare: ceil(factor x code points) with code points <= length. */
+const SHORT_STRING = Math.floor(1 / STRING_TRAVERSAL_COST_FACTOR);
+
 function sizeOf(v: CelValue): number {
   if (v !== null && typeof v === 'object' && !Array.isArray(v) && (v as { kind?: unknown }).kind === 'object') {
     let n = 0;
@@ -20,6 +23,12 @@ function sizeOf(v: CelValue): number {
 export function minSizeCost(a: CelValue, b: CelValue): number {
   const ta = typeof a;
   if ((ta === 'bigint' || ta === 'number' || ta === 'boolean') && typeof b !== 'string' && !(b instanceof Uint8Array) && typeof b !== 'object') return 1;
+  if (typeof a === 'string' && typeof b === 'string') {
+    // The hot case (a field compared with a short literal): a string has at most `length` code points, so
+    // when the shorter one is at most 1/factor long the cost is 1 (0 for an empty one) without counting.
+    const shorter = a.length < b.length ? a.length : b.length;
+    if (shorter <= SHORT_STRING) return shorter === 0 ? 0 : 1;
+  }
   const sa = sizeOf(a);
   const sb = sizeOf(b);
   return Math.ceil((sa < sb ? sa : sb) * STRING_TRAVERSAL_COST_FACTOR);
