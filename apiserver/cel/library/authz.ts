@@ -19,30 +19,18 @@
  * Cost (k8s cost.go): `check` 350,000 (two checks per expression fit the per-call limit); every builder
  * and accessor 1.
  */
+import type { UserInfo } from '../../auth/user-info.js';
+import type { AuthorizationAttributes } from '../../authorization/authorizer.js';
 import { CelOpaque, type CelValue } from '../values/value.js';
 import type { CelLibrary, Overload } from './library.js';
 import { noSuchOverload, str } from './support.js';
 import { withKubernetesEstimates } from '../cost/kubernetes-estimates.js';
 
-export interface AuthzUser {
-  readonly name: string;
-  readonly uid: string;
-  readonly groups: readonly string[];
-  readonly extra?: Readonly<Record<string, readonly string[]>>;
-}
+/** The user a check is about: the server's UserInfo. */
+export type AuthzUser = UserInfo;
 
-/** What a check asks (the fields of the server's AuthorizationAttributes, plus the selectors). */
-export interface AuthzAttributes {
-  readonly user: AuthzUser;
-  readonly verb: string;
-  readonly isResourceRequest: boolean;
-  readonly path: string;
-  readonly namespace: string;
-  readonly apiGroup: string;
-  readonly apiVersion: string;
-  readonly resource: string;
-  readonly subresource: string;
-  readonly name: string;
+/** What a check asks: the server's AuthorizationAttributes, plus the raw selectors (1.31 `AuthorizeWithSelectors`). */
+export interface AuthzAttributes extends AuthorizationAttributes {
   readonly fieldSelector?: string;
   readonly labelSelector?: string;
 }
