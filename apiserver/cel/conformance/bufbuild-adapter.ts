@@ -29,7 +29,7 @@ import {
   type CelType,
 } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
-import { canonicalTypeName, fromMessage, UnsupportedValue, type NeutralValue } from './neutral-value.js';
+import { canonicalTypeName, neutralScalar, fromMessage, UnsupportedValue, type NeutralValue } from './neutral-value.js';
 import type { EngineAdapter, EngineOutcome } from './runner.js';
 
 const SCALARS: Record<string, CelType> = {
@@ -85,22 +85,9 @@ export function toBuf(value: Value, registry: Registry): CelInput {
 
 /** A `@bufbuild/cel` result as a neutral value; undefined for what it does not recognise. */
 export function fromBuf(v: unknown): NeutralValue | undefined {
-  switch (typeof v) {
-    case 'bigint':
-      return { k: 'int', v };
-    case 'number':
-      return { k: 'double', v };
-    case 'string':
-      return { k: 'string', v };
-    case 'boolean':
-      return { k: 'bool', v };
-    case 'object':
-      break;
-    default:
-      return undefined;
-  }
-  if (v === null) return { k: 'null' };
-  if (v instanceof Uint8Array) return { k: 'bytes', v };
+  const scalar = neutralScalar(v);
+  if (scalar !== undefined) return scalar;
+  if (typeof v !== 'object' || v === null) return undefined;
   if (isCelUint(v)) return { k: 'uint', v: v.value };
   if (isCelList(v)) {
     const items = [...v].map(fromBuf);

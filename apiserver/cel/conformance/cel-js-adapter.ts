@@ -14,7 +14,7 @@ import type { Value } from '@bufbuild/cel-spec/cel/expr/value_pb.js';
 import { Type_PrimitiveType, Type_WellKnownType, type Type } from '@bufbuild/cel-spec/cel/expr/checked_pb.js';
 import { Environment, EvaluationError, Optional, ParseError, TypeError as CelTypeError, parse as celParse } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { canonicalTypeName, DURATION, fromMessage, TIMESTAMP, UnsupportedValue, type NeutralValue } from './neutral-value.js';
+import { canonicalTypeName, neutralScalar, DURATION, fromMessage, TIMESTAMP, UnsupportedValue, type NeutralValue } from './neutral-value.js';
 import type { EngineAdapter, EngineOutcome } from './runner.js';
 
 const PRIMITIVE_NAMES: Partial<Record<Type_PrimitiveType, string>> = {
@@ -138,23 +138,10 @@ function typeValue(name: string): unknown {
 
 /** A cel-js result as a neutral value; undefined for a value it does not recognise. */
 export function fromCelJs(v: unknown): NeutralValue | undefined {
-  switch (typeof v) {
-    case 'bigint':
-      return { k: 'int', v };
-    case 'number':
-      return { k: 'double', v };
-    case 'string':
-      return { k: 'string', v };
-    case 'boolean':
-      return { k: 'bool', v };
-    case 'object':
-      break;
-    default:
-      return undefined;
-  }
-  if (v === null) return { k: 'null' };
+  const scalar = neutralScalar(v);
+  if (scalar !== undefined) return scalar;
+  if (typeof v !== 'object' || v === null) return undefined;
   if (v instanceof UnsignedInt) return { k: 'uint', v: v.value };
-  if (v instanceof Uint8Array) return { k: 'bytes', v };
   if (v instanceof Date) {
     const ms = v.getTime();
     const seconds = Math.floor(ms / 1000);

@@ -54,6 +54,27 @@ const WRAPPERS: Record<string, 'bool' | 'int' | 'uint' | 'double' | 'string' | '
 };
 
 /** The canonical CEL name of a type value (`timestamp` and `duration` spelled as their message names). */
+/**
+ * The scalars every engine represents alike (bigint int, number double, string, boolean, null, Uint8Array
+ * bytes) as neutral values; undefined for anything else (each adapter maps its own classes).
+ */
+export function neutralScalar(v: unknown): NeutralValue | undefined {
+  switch (typeof v) {
+    case 'bigint':
+      return { k: 'int', v };
+    case 'number':
+      return { k: 'double', v };
+    case 'string':
+      return { k: 'string', v };
+    case 'boolean':
+      return { k: 'bool', v };
+    default:
+  }
+  if (v === null) return { k: 'null' };
+  if (v instanceof Uint8Array) return { k: 'bytes', v };
+  return undefined;
+}
+
 export function canonicalTypeName(name: string): string {
   if (name === 'timestamp') return TIMESTAMP;
   if (name === 'duration') return DURATION;

@@ -15,7 +15,7 @@ import type { CelLibrary } from '../library/library.js';
 import { EntryMap } from '../values/entry-map.js';
 import { CelOpaque, CelType, CelUint, Duration, Optional, Timestamp, type CelMap, type CelObject, type CelValue } from '../values/value.js';
 import { canonicalCelJsType, celJsTypeOf } from './cel-js-adapter.js';
-import { canonicalTypeName, fromExprValue, UnsupportedValue, type NeutralValue } from './neutral-value.js';
+import { canonicalTypeName, neutralScalar, fromExprValue, UnsupportedValue, type NeutralValue } from './neutral-value.js';
 import type { EngineAdapter, EngineOutcome } from './runner.js';
 
 /** A neutral value as a CEL value of ours. */
@@ -54,20 +54,9 @@ export const toCel = (value: Value, registry: Registry): CelValue => neutralToCe
 
 /** A CEL value of ours as a neutral value; undefined for one it cannot represent (opaque library values). */
 export function fromCel(v: CelValue): NeutralValue | undefined {
-  switch (typeof v) {
-    case 'bigint':
-      return { k: 'int', v };
-    case 'number':
-      return { k: 'double', v };
-    case 'string':
-      return { k: 'string', v };
-    case 'boolean':
-      return { k: 'bool', v };
-    default:
-  }
-  if (v === null) return { k: 'null' };
+  const scalar = neutralScalar(v);
+  if (scalar !== undefined) return scalar;
   if (v instanceof CelUint) return { k: 'uint', v: v.value };
-  if (v instanceof Uint8Array) return { k: 'bytes', v };
   if (Array.isArray(v)) {
     const items = (v as CelValue[]).map(fromCel);
     return items.every((x) => x !== undefined) ? { k: 'list', v: items as NeutralValue[] } : undefined;
