@@ -9,27 +9,11 @@
  * rows do not apply: can-i needs a SelfSubjectAccessReview, which anonymous may not create (asserted once).
  * Escalation and bind refusals are writes, so they are asserted through `kubectl create --dry-run=server`.
  */
+import { clusterRole, clusterRoleBinding, G, inNamespace, paths, RBAC, role, roleBinding, rule, SA, U } from '../harness/rbac-objects.js';
 import { requireBuild, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
 beforeAll(() => requireBuild());
 
-const RBAC = 'rbac.authorization.k8s.io';
-
-type Rule = Record<string, string[]>;
-type Subject = Record<string, string>;
-const U = (name: string): Subject => ({ apiGroup: RBAC, kind: 'User', name });
-const G = (name: string): Subject => ({ apiGroup: RBAC, kind: 'Group', name });
-const SA = (namespace: string, name: string): Subject => ({ kind: 'ServiceAccount', name, namespace });
-const rule = (verbs: string[], apiGroups: string[], resources: string[], resourceNames?: string[]): Rule =>
-  ({ verbs, apiGroups, resources, ...(resourceNames === undefined ? {} : { resourceNames }) });
-const clusterRole = (name: string, rules: Rule[], extra: object = {}) => ({ apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name }, rules, ...extra });
-const role = (ns: string, name: string, rules: Rule[]) => ({ apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name, namespace: ns }, rules });
-const roleBinding = (ns: string, name: string, roleKind: string, roleName: string, subjects: Subject[]) => ({
-  apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name, namespace: ns }, roleRef: { apiGroup: RBAC, kind: roleKind, name: roleName }, subjects,
-});
-const clusterRoleBinding = (name: string, roleName: string, subjects: Subject[]) => ({
-  apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: roleName }, subjects,
-});
 const AGG_LABEL = 'matrix.example.com/aggregate-to-parent';
 
 const OBJECTS = [
@@ -44,30 +28,30 @@ const OBJECTS = [
   clusterRole('core-getter', [rule(['get'], [''], ['*'])]),
   clusterRole('status-anything', [rule(['get', 'patch'], [''], ['*/status'])]),
   clusterRole('superuser', [rule(['*'], ['*'], ['*'])]),
-  clusterRole('paths', [{ verbs: ['get'], nonResourceURLs: ['/metrics', '/debug/*'] }]),
+  clusterRole('paths', [paths(['get'], ['/metrics', '/debug/*'])]),
   clusterRole('cm-collection-deleter', [rule(['deletecollection'], [''], ['configmaps'])]),
   clusterRole('podtemplate-lister', [rule(['list'], [''], ['podtemplates'])]),
   clusterRole('secret-reader', [rule(['get'], [''], ['secrets'])]),
   clusterRole('agg-parent', [], { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [AGG_LABEL]: 'true' } }] } }),
-  role('a', 'ns-reader', [rule(['get', 'list', 'watch'], [''], ['configmaps'])]),
-  role('a', 'eve-role', [rule(['create'], [RBAC], ['roles', 'rolebindings']), rule(['get', 'list'], [''], ['configmaps'])]),
-  role('a', 'robot-role', [rule(['list'], [''], ['configmaps'])]),
-  roleBinding('a', 'rita', 'Role', 'ns-reader', [U('rita')]),
-  roleBinding('a', 'rob-cm', 'ClusterRole', 'cm-reader', [U('rob')]),
-  roleBinding('a', 'rob-nodes', 'ClusterRole', 'node-reader', [U('rob')]),
-  roleBinding('a', 'nina', 'ClusterRole', 'cm1-only', [U('nina')]),
-  roleBinding('a', 'sam-token', 'ClusterRole', 'token-maker', [U('sam')]),
-  roleBinding('a', 'wendy', 'ClusterRole', 'cm-anything', [U('wendy')]),
-  roleBinding('a', 'rex', 'ClusterRole', 'core-getter', [U('rex')]),
-  roleBinding('b', 'una', 'ClusterRole', 'superuser', [U('una')]),
-  roleBinding('a', 'nora', 'ClusterRole', 'paths', [U('nora')]),
-  roleBinding('a', 'del', 'ClusterRole', 'cm-collection-deleter', [U('del')]),
-  roleBinding('a', 'devs', 'ClusterRole', 'cm-reader', [G('devs')]),
-  roleBinding('b', 'authenticated', 'ClusterRole', 'podtemplate-lister', [G('system:authenticated')]),
-  roleBinding('a', 'unauthenticated', 'ClusterRole', 'podtemplate-lister', [G('system:unauthenticated')]),
-  roleBinding('a', 'eve', 'Role', 'eve-role', [U('eve')]),
-  roleBinding('a', 'robot', 'Role', 'robot-role', [SA('a', 'robot')]),
-  roleBinding('a', 'b-service-accounts', 'ClusterRole', 'secret-reader', [G('system:serviceaccounts:b')]),
+  inNamespace('a', role('ns-reader', [rule(['get', 'list', 'watch'], [''], ['configmaps'])])),
+  inNamespace('a', role('eve-role', [rule(['create'], [RBAC], ['roles', 'rolebindings']), rule(['get', 'list'], [''], ['configmaps'])])),
+  inNamespace('a', role('robot-role', [rule(['list'], [''], ['configmaps'])])),
+  inNamespace('a', roleBinding('rita', 'Role', 'ns-reader', [U('rita')])),
+  inNamespace('a', roleBinding('rob-cm', 'ClusterRole', 'cm-reader', [U('rob')])),
+  inNamespace('a', roleBinding('rob-nodes', 'ClusterRole', 'node-reader', [U('rob')])),
+  inNamespace('a', roleBinding('nina', 'ClusterRole', 'cm1-only', [U('nina')])),
+  inNamespace('a', roleBinding('sam-token', 'ClusterRole', 'token-maker', [U('sam')])),
+  inNamespace('a', roleBinding('wendy', 'ClusterRole', 'cm-anything', [U('wendy')])),
+  inNamespace('a', roleBinding('rex', 'ClusterRole', 'core-getter', [U('rex')])),
+  inNamespace('b', roleBinding('una', 'ClusterRole', 'superuser', [U('una')])),
+  inNamespace('a', roleBinding('nora', 'ClusterRole', 'paths', [U('nora')])),
+  inNamespace('a', roleBinding('del', 'ClusterRole', 'cm-collection-deleter', [U('del')])),
+  inNamespace('a', roleBinding('devs', 'ClusterRole', 'cm-reader', [G('devs')])),
+  inNamespace('b', roleBinding('authenticated', 'ClusterRole', 'podtemplate-lister', [G('system:authenticated')])),
+  inNamespace('a', roleBinding('unauthenticated', 'ClusterRole', 'podtemplate-lister', [G('system:unauthenticated')])),
+  inNamespace('a', roleBinding('eve', 'Role', 'eve-role', [U('eve')])),
+  inNamespace('a', roleBinding('robot', 'Role', 'robot-role', [SA('a', 'robot')])),
+  inNamespace('a', roleBinding('b-service-accounts', 'ClusterRole', 'secret-reader', [G('system:serviceaccounts:b')])),
   clusterRoleBinding('cleo-cm', 'cm-reader', [U('cleo')]),
   clusterRoleBinding('cleo-nodes', 'node-reader', [U('cleo')]),
   clusterRoleBinding('sam-status', 'status-writer', [U('sam')]),

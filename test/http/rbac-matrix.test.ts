@@ -17,6 +17,7 @@
  * rows stay independent of their order.
  */
 import { writeFileSync } from 'node:fs';
+import { clusterRole, clusterRoleBinding, G, paths, RBAC, role, roleBinding, rule, SA, U, type Rule } from '../harness/rbac-objects.js';
 import { join } from 'node:path';
 import type { RunningServer } from '../../apiserver/server/start-server.js';
 import { eventually, startTestServer, stopAll, tempDir } from '../server/helpers.js';
@@ -24,7 +25,6 @@ import { apiRequest, type ApiRequestOptions, type ApiResponse } from './helpers.
 
 afterAll(stopAll);
 
-const RBAC = 'rbac.authorization.k8s.io';
 const RBAC_V1 = `/apis/${RBAC}/v1`;
 const AUTHN = 'authentication.k8s.io';
 
@@ -51,24 +51,6 @@ async function must(res: Promise<ApiResponse>, status: number): Promise<ApiRespo
 }
 
 // ---- RBAC objects ----------------------------------------------------------------------------------------
-
-type Rule = Record<string, string[]>;
-type Subject = { kind: string; name: string; apiGroup?: string; namespace?: string };
-const U = (name: string): Subject => ({ apiGroup: RBAC, kind: 'User', name });
-const G = (name: string): Subject => ({ apiGroup: RBAC, kind: 'Group', name });
-const SA = (namespace: string, name: string): Subject => ({ kind: 'ServiceAccount', name, namespace });
-const rule = (verbs: string[], apiGroups: string[], resources: string[], resourceNames?: string[]): Rule =>
-  ({ verbs, apiGroups, resources, ...(resourceNames === undefined ? {} : { resourceNames }) });
-const paths = (verbs: string[], nonResourceURLs: string[]): Rule => ({ verbs, nonResourceURLs });
-
-const clusterRole = (name: string, rules: Rule[], extra: object = {}) => ({ apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name }, rules, ...extra });
-const role = (name: string, rules: Rule[]) => ({ apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name }, rules });
-const roleBinding = (name: string, roleKind: 'Role' | 'ClusterRole', roleName: string, subjects: Subject[]) => ({
-  apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name }, roleRef: { apiGroup: RBAC, kind: roleKind, name: roleName }, subjects,
-});
-const clusterRoleBinding = (name: string, roleName: string, subjects: Subject[]) => ({
-  apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: roleName }, subjects,
-});
 
 const AGG_LABEL = 'matrix.example.com/aggregate-to-parent';
 
