@@ -48,10 +48,12 @@ export function apiEndpoints(o: ApiOptions): Api {
     ...(o.watchCache ? { watchCache: o.watchCache } : {}),
     ...(o.ttlSeconds ? { ttlSeconds: o.ttlSeconds } : {}),
   });
-  const discovery = discoveryEndpoints({ naming: o.naming, kinds: o.kinds, ...(enabled ? { enabled } : {}) });
+  // Discovery and OpenAPI follow what is served now: custom resources come and go at runtime.
+  const kinds = (): readonly KindStrategy[] => resources.kinds();
+  const discovery = discoveryEndpoints({ naming: o.naming, kinds, ...(enabled ? { enabled } : {}) });
   const features = o.features ?? defaultFeatureGates;
   const cbor = features.enabled('CBORServingAndStorage');
-  const openapi = openapiEndpoints({ naming: o.naming, kinds: o.kinds, cbor, ...(enabled ? { enabled } : {}) });
+  const openapi = openapiEndpoints({ naming: o.naming, kinds, cbor, ...(enabled ? { enabled } : {}) });
   const router = resourceRouter({ naming: o.naming, resources, features, ...(o.services ? { services: o.services } : {}) });
   const filter: Filter = async function api(ctx, next) {
     await discovery(ctx, () => openapi(ctx, () => router(ctx, next)));

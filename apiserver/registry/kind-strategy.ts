@@ -138,9 +138,10 @@ export interface KindStrategy {
    * Called when a delete finds the object (not yet marked). Return true to keep it, marked for deletion
    * (`deletionTimestamp` set), as objects with `metadata.finalizers` are kept; the hook may change `obj`
    * (a Namespace turns Terminating and waits for its `spec.finalizers`). Runs for objects with
-   * metadata finalizers too, so the kind's own marking happens either way.
+   * metadata finalizers too, so the kind's own marking happens either way. `naming` names domain-bearing
+   * finalizers (a CustomResourceDefinition adds `customresourcecleanup.apiextensions.<domain>`).
    */
-  markForDeletion?(obj: KubeObject): boolean;
+  markForDeletion?(obj: KubeObject, naming: Naming): boolean;
   prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
 }

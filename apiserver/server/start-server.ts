@@ -39,7 +39,6 @@ import { unlistableRules } from '../authorization/rules.js';
 import type { ServerServices } from '../registry/kind-strategy.js';
 import { Registry } from 'prom-client';
 import { createWatchCache } from '../../storage/cache/watch-cache.js';
-import type { WatchCache } from '../../storage/cache/types.js';
 import type { KubeObject } from '../api/object.js';
 import { decodeObject } from '../registry/generic/object-codec.js';
 import { watchCacheMetrics } from '../metrics/watch-cache-metrics.js';
@@ -130,10 +129,6 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
     const metrics = new Registry();
     const cacheMetrics = watchCacheMetrics(metrics);
-    const caches: WatchCache<KubeObject>[] = [];
-    cleanups.push(async () => {
-      for (const c of caches) c.stop();
-    });
     // RBAC decides from an index of the RBAC objects, fed by their watch caches (or the bootstrap policy
     // when this server does not serve them); the server listens once it holds their current state.
     const rbacIndex = authorizationModes.includes('RBAC') ? new RbacIndex(names.group('rbac')) : undefined;
@@ -157,7 +152,6 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
             metrics: cacheMetrics,
             logger: { warn: (message) => cacheLogger.warn(message) },
           });
-          caches.push(cache);
           return cache;
         },
         store: theStore,
@@ -170,6 +164,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         ttlSeconds: { events: Math.floor(config.eventTtlMs / 1000) },
         services,
       });
+      cleanups.push(async () => served.resources.stop());
       const created = await bootstrapNamespaces(served.resources, names);
       if (created.length > 0) logger.info({ namespaces: created }, 'created system namespaces');
       // kube's rbac/bootstrap-roles post-start hook: every replica reconciles; writes are conditional.

@@ -15,7 +15,7 @@
  */
 import { passLoop } from '../pass-loop.js';
 import type { KubeObject } from '../../api/object.js';
-import type { ServedResources } from '../../endpoints/resources/served-resources.js';
+import type { ServedResource, ServedResources } from '../../endpoints/resources/served-resources.js';
 import type { EventRecorder } from '../../events/event-recorder.js';
 import { referenceOf } from '../../events/object-reference.js';
 import { FINALIZER_KUBERNETES } from '../../registry/kinds/core/namespace.js';
@@ -62,8 +62,20 @@ export interface NamespaceController {
 export function startNamespaceController(o: NamespaceControllerOptions): NamespaceController {
   const namespaces = o.resources.lookup('', 'v1', 'namespaces');
   if (namespaces === undefined) throw new Error('the namespace controller needs the namespaces resource');
-  // Views of another resource's objects (events.k8s.io Events) are that resource's content already.
-  const contents = o.resources.all.filter((r) => r.strategy.namespaced && r.strategy.storedAs === undefined);
+  /**
+   * The namespaced resources, one registry per stored key prefix, read at each pass (custom resources come
+   * and go). Views of another resource's objects (events.k8s.io Events) and a custom resource's other
+   * versions are that prefix's content already.
+   */
+  const contentsNow = (): ServedResource[] => {
+    const byPrefix = new Map<string, ServedResource>();
+    for (const r of o.resources.all) {
+      if (!r.strategy.namespaced || r.strategy.storedAs !== undefined || r.strategy.virtual !== undefined) continue;
+      const base = r.registry.context.keys.base;
+      if (!byPrefix.has(base)) byPrefix.set(base, r);
+    }
+    return [...byPrefix.values()];
+  };
   const batchSize = o.batchSize ?? 500;
   const repeatMs = o.repeatMs ?? 60_000;
   /** `<namespace>\0<reason>` -> the last message recorded and when. */
@@ -74,7 +86,7 @@ export function startNamespaceController(o: NamespaceControllerOptions): Namespa
     let empty = true;
     const failures: string[] = [];
     const finalizers = new Map<string, number>();
-    for (const r of contents) {
+    for (const r of contentsNow()) {
       try {
         const deleted = await r.registry.deleteCollection(ns, { limit: batchSize }, {});
         if (deleted.items.length === 0) continue;

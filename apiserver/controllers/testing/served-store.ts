@@ -12,7 +12,6 @@ import type { Naming } from '../../naming/naming.js';
 import { decodeObject } from '../../registry/generic/object-codec.js';
 import { builtinKinds } from '../../registry/kinds/index.js';
 import { createWatchCache } from '../../../storage/cache/watch-cache.js';
-import type { WatchCache } from '../../../storage/cache/types.js';
 import { openMemoryStore } from '../../../storage/memory/memory-store.js';
 
 export interface ServedStore {
@@ -23,22 +22,19 @@ export interface ServedStore {
 export async function openServedStore(names: Naming): Promise<ServedStore> {
   const dir = await mkdtemp(join(tmpdir(), 'controller-'));
   const store = await openMemoryStore({ dataDir: dir });
-  const caches: WatchCache<KubeObject>[] = [];
   const served = serveResources({
     store,
     naming: names,
     kinds: builtinKinds(),
     prefix: '/registry',
     watchCache: (keyPrefix, resource) => {
-      const cache = createWatchCache<KubeObject>(store, keyPrefix, { decode: decodeObject, resource });
-      caches.push(cache);
-      return cache;
+      return createWatchCache<KubeObject>(store, keyPrefix, { decode: decodeObject, resource });
     },
   });
   return {
     served,
     async close() {
-      for (const c of caches) c.stop();
+      served.stop();
       await store.close();
       await rm(dir, { recursive: true, force: true });
     },

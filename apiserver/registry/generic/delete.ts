@@ -81,7 +81,7 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
       const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;
       // Already marked and waiting (for its finalizers, or its kind's own): a second delete changes nothing.
       if (marked && (hasFinalizers || ctx.strategy.markForDeletion !== undefined)) return pending(current);
-      const kindKeeps = !marked && ctx.strategy.markForDeletion?.(current) === true;
+      const kindKeeps = !marked && ctx.strategy.markForDeletion?.(current, ctx.naming) === true;
       if (kindKeeps || hasFinalizers) {
         current.metadata.deletionTimestamp = rfc3339(ctx.now());
         current.metadata.deletionGracePeriodSeconds = 0;

@@ -15,6 +15,7 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'rbac/ClusterRole',
     'rbac/RoleBinding',
     'rbac/Role',
+    'apiextensions/CustomResourceDefinition',
     'authentication/SelfSubjectReview',
     'authentication/TokenReview',
     'authorization/LocalSubjectAccessReview',

@@ -21,6 +21,7 @@ import { clusterRoleBindings } from './rbac/clusterrolebinding.js';
 import { clusterRoles } from './rbac/clusterrole.js';
 import { roleBindings } from './rbac/rolebinding.js';
 import { roles } from './rbac/role.js';
+import { customResourceDefinitions } from './apiextensions/crd.js';
 
 const BUILTIN: readonly KindStrategy[] = Object.freeze([
   configMaps,
@@ -35,6 +36,7 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   clusterRoles,
   roleBindings,
   roles,
+  customResourceDefinitions,
   // The review APIs: virtual (create only, never stored).
   selfSubjectReviews,
   tokenReviews,

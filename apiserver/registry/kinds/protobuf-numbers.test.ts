@@ -4,6 +4,7 @@
  * spot values, including the Go embedded structs (`inline`) whose fields JSON flattens.
  */
 import type { ProtobufField, Schema } from '../../schema/schema.js';
+import { servesProtobuf } from '../../codec/protobuf/protobuf-codec.js';
 import { builtinKinds } from './index.js';
 
 /** Protobuf's usable field numbers: 1 to 2^29 - 1, without the reserved 19000-19999. */
@@ -50,7 +51,11 @@ const numberOf = (kind: string, path: string, property: string): ProtobufField |
   return fieldOf(node.protobuf?.[property]);
 };
 
-describe.each(builtinKinds().map((k) => [k.kind, k.schema] as const))('%s', (_kind, schema) => {
+test('every built-in kind is served in protobuf but CustomResourceDefinition (JSONSchemaProps is free-form here, crd-schema.ts)', () => {
+  expect(builtinKinds().filter((k) => !servesProtobuf(k.schema)).map((k) => k.kind)).toEqual(['CustomResourceDefinition']);
+});
+
+describe.each(builtinKinds().filter((k) => servesProtobuf(k.schema)).map((k) => [k.kind, k.schema] as const))('%s', (_kind, schema) => {
   const objects = walk(schema, '').filter((n) => n.schema.properties !== undefined);
 
   test('every object node numbers each of its properties, and only those', () => {

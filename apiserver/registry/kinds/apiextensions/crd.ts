@@ -13,8 +13,12 @@
  * - validation (crd-validation.ts): the whole definition on create; on update the same plus the immutable
  *   fields, lenient toward what is already stored. The `status` sub-resource validates `acceptedNames`.
  *
- * This strategy is not registered in `kinds/index.ts` yet: until the CRD controller serves the defined
- * resources, accepting definitions would promise resources that never appear.
+ * - deletion, as Kubernetes' CRD storage: the first delete only marks the definition (deletionTimestamp),
+ *   adds the `customresourcecleanup.apiextensions.<domain>` finalizer and sets Terminating
+ *   (InstanceDeletionPending); the CRD finalizer controller (apiextensions/serving/) deletes the instances
+ *   and removes the finalizer, which removes the definition.
+ *
+ * What the definition serves is built by `customResourceKinds` and served by apiextensions/serving/.
  */
 import type { KubeObject } from '../../../api/object.js';
 import { FieldPath, type FieldError } from '../../../validation/field-error.js';
@@ -23,6 +27,8 @@ import { defaultTable } from '../shared/table.js';
 import { crdSchema } from './crd-schema.js';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate, validateNames } from './crd-validation.js';
 import { isObject, objectAt, stringAt, type Json } from './json-schema-node.js';
+import { cleanupFinalizer, setCondition } from './crd-conditions.js';
+import type { Naming } from '../../../naming/naming.js';
 
 const prefixOf = (ctx: StrategyContext): string => ctx.naming.extension('');
 
@@ -73,6 +79,18 @@ export const customResourceDefinitions = Object.freeze({
   // On update the full validation runs in validateUpdate, which needs the stored definition.
   validate: (obj: KubeObject, ctx: StrategyContext): FieldError[] => (ctx.operation === 'create' ? validateCustomResourceDefinition(obj, prefixOf(ctx)) : []),
   validateUpdate: (obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] => validateCustomResourceDefinitionUpdate(obj, old, prefixOf(ctx)),
+  markForDeletion(obj: KubeObject, naming: Naming): boolean {
+    const finalizer = cleanupFinalizer(naming);
+    const finalizers = obj.metadata.finalizers ?? [];
+    if (!finalizers.includes(finalizer)) obj.metadata.finalizers = [...finalizers, finalizer];
+    setCondition(obj, {
+      type: 'Terminating',
+      status: 'True',
+      reason: 'InstanceDeletionPending',
+      message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+    });
+    return true;
+  },
   validateStatusUpdate: (obj: KubeObject): FieldError[] =>
     validateNames(objectAt(isObject(obj.status) ? obj.status : {}, 'acceptedNames') ?? {}, FieldPath.root('status').child('acceptedNames')),
 } satisfies KindStrategy);
