@@ -150,8 +150,8 @@ function hostnameError(err: NodeJS.ErrnoException & { host?: string; cert?: { su
   return `x509: certificate is valid for ${names.join(', ')}, not ${host}`;
 }
 
-/** Go's words for a transport failure. */
-function goCause(err: unknown, target: Target): string {
+/** Go's words for a transport failure (also the aggregator's, apiserver/aggregator/backend-client.ts). */
+export function goCause(err: unknown, target: Pick<Target, 'connectHost' | 'connectPort' | 'serverName'>): string {
   const e = err as NodeJS.ErrnoException & { host?: string; cert?: { subjectaltname?: string } };
   const code = e?.code ?? '';
   const addr = hostPort(target.connectHost, target.connectPort);
