@@ -32,6 +32,7 @@ import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { createApp } from './app.js';
 import { assembleAuthentication, resourceTokenAuthenticators } from './assemble-authentication.js';
 import { startInServerControllers } from './in-server-controllers.js';
+import { startCustomResourceController } from '../apiextensions/serving/crd-controller.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import type { Filter } from './request-state.js';
 import type { Authorizer } from '../authorization/authorizer.js';
@@ -177,6 +178,20 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         cleanups.push(async () => feed.stop());
         await feed.ready();
         rbacFed = true;
+      }
+      // Custom resources: every replica serves the established definitions before it listens.
+      const crds = served.resources.lookup(names.group('apiextensions'), 'v1', 'customresourcedefinitions')?.registry;
+      if (crds !== undefined) {
+        const crdLogger = logger.child({ component: 'crd-controller' });
+        const crdController = startCustomResourceController({
+          crds,
+          resources: served.resources,
+          naming: names,
+          onServing: (crd, versions) => crdLogger.info({ crd, versions }, versions.length > 0 ? 'serving custom resources' : 'stopped serving custom resources'),
+          onError: (err, crd) => crdLogger.warn({ err, crd }, 'custom resource definition'),
+        });
+        cleanups.push(() => crdController.stop());
+        await crdController.synced();
       }
       tokenAuthenticators.push(...resourceTokenAuthenticators(auth, served.resources, config, names, logger));
       api = served.filter;
