@@ -25,6 +25,7 @@ import type { ServiceAccountTokenIssuer } from '../auth/service-account/token-is
 import type { ConnectSubresource } from './connect-subresource.js';
 import type { Schema } from '../schema/schema.js';
 import type { FieldError } from '../validation/field-error.js';
+import type { VersionedStorage } from './versioned-storage.js';
 
 export interface StrategyContext {
   readonly naming: Naming;
@@ -108,9 +109,14 @@ export interface KindStrategy {
   readonly selectableFields?: Readonly<Record<string, (obj: KubeObject) => string>>;
   /**
    * Set when this kind serves another resource's objects in its own shape (events.k8s.io/v1 Event serves
-   * the core `events`; the versions of a custom resource will serve one stored version). See `StoredAs`.
+   * the core `events`). See `StoredAs`; custom resource versions use `versionedStorage` instead.
    */
   readonly storedAs?: StoredAs;
+  /**
+   * Set when the kind's objects are stored in one version of several and converted at the storage
+   * boundary, per object's apiVersion (the served versions of a custom resource). See `VersionedStorage`.
+   */
+  readonly versionedStorage?: VersionedStorage;
   /**
    * Set for a kind that is never stored (the review APIs): create computes an answer from the request
    * instead of writing, and no other verb exists (`verbs` should be `['create']`); it has no keys and no

@@ -3,7 +3,8 @@
  * defaults -> prepareForCreate -> validate (schema, ObjectMeta, kind) -> warnings -> managedFields ->
  * canonicalize -> Store.create. `generateName` collisions are retried with a new suffix (8 attempts in all,
  * as kube). Dry run runs everything but the write (an existing name is still 409) and returns the object
- * without a resourceVersion, as kube does.
+ * without a resourceVersion, as kube does. A converting kind answers what it stored, read back in the request's
+ * version (custom resources: converted twice when the request's version is not the storage version).
  */
 import type { KubeObject } from '../../api/object.js';
 import { alreadyExists } from '../../errors/constructors.js';
@@ -17,6 +18,7 @@ import { requestNamespace, stampTypeMeta, strategyContext, type RegistryContext 
 import { storageToStatus } from './storage-errors.js';
 import { generateName, newUid, rfc3339 } from './system-fields.js';
 import { validateForCreate } from './validate-object.js';
+import { isPromise } from '../versioned-storage.js';
 
 const MAX_GENERATE_NAME_ATTEMPTS = 8;
 
@@ -62,11 +64,17 @@ export async function createObject(ctx: RegistryContext, namespace: string, inpu
       if (opts.dryRun === true) {
         const existing = await ctx.store.get(key);
         if (existing.kv !== undefined) throw alreadyExists(ctx.gr, name);
-        return { object: obj, warnings };
+        // A converting kind still converts both ways (a failing conversion fails the dry run too).
+        if (!ctx.shape.converts) return { object: obj, warnings };
+        return { object: await ctx.shape.written(obj, await ctx.shape.encode(obj)), warnings };
       }
-      const res = await ctx.store.create(key, ctx.shape.encode(obj), ctx.writeOptions);
-      obj.metadata.resourceVersion = String(res.revision);
-      return { object: obj, warnings };
+      const encoded = ctx.shape.encode(obj);
+      const bytes = isPromise(encoded) ? await encoded : encoded;
+      const res = await ctx.store.create(key, bytes, ctx.writeOptions);
+      const written = ctx.shape.written(obj, bytes);
+      const object = isPromise(written) ? await written : written;
+      object.metadata.resourceVersion = String(res.revision);
+      return { object, warnings };
     } catch (err) {
       const taken = isStorageError(err, 'AlreadyExists') || (err instanceof Error && (err as { reason?: string }).reason === 'AlreadyExists');
       if (taken && generated && attempt < MAX_GENERATE_NAME_ATTEMPTS) continue;

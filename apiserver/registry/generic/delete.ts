@@ -22,6 +22,7 @@ import type { DeleteOptions, DeleteResult, SuccessStatus } from './options.js';
 import { requestNamespace, type RegistryContext } from './registry-context.js';
 import { storageToStatus } from './storage-errors.js';
 import { rfc3339 } from './system-fields.js';
+import { isPromise } from '../versioned-storage.js';
 
 const POLICIES = ['Foreground', 'Background', 'Orphan'];
 
@@ -74,7 +75,8 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
   }
   for (;;) {
     if (kv === undefined) throw notFound(ctx.gr, name);
-    const current = ctx.shape.decode(kv);
+    const decoded = ctx.shape.decode(kv);
+    const current = isPromise(decoded) ? await decoded : decoded;
     checkPreconditions(ctx, name, opts, current);
     try {
       const marked = current.metadata.deletionTimestamp !== undefined;
@@ -86,11 +88,15 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
         current.metadata.deletionTimestamp = rfc3339(ctx.now());
         current.metadata.deletionGracePeriodSeconds = 0;
         if ((current.metadata.generation ?? 0) > 0) current.metadata.generation = current.metadata.generation! + 1;
-        if (!dryRun) {
-          const res = await ctx.store.update(key, ctx.shape.encode(current), kv.modRevision, ctx.writeOptions);
-          current.metadata.resourceVersion = String(res.revision);
-        }
-        return pending(current);
+        if (dryRun && !ctx.shape.converts) return pending(current);
+        const encoded = ctx.shape.encode(current);
+        const bytes = isPromise(encoded) ? await encoded : encoded;
+        let rv = current.metadata.resourceVersion;
+        if (!dryRun) rv = String((await ctx.store.update(key, bytes, kv.modRevision, ctx.writeOptions)).revision);
+        const written = ctx.shape.written(current, bytes);
+        const answer = isPromise(written) ? await written : written;
+        answer.metadata.resourceVersion = rv;
+        return pending(answer);
       }
       if (!dryRun) await ctx.store.delete(key, kv.modRevision);
       return { object: ctx.strategy.deleteReturnsObject === true ? current : successStatus(ctx, current), deleted: true, code: 200 };

@@ -9,11 +9,16 @@
  * state, create it (create-on-update), delete the key (an update that emptied the finalizers of an object
  * being deleted), or nothing (the result equals the current object: no write, the current object and its
  * resourceVersion are returned, as kube skips unchanged writes). Dry runs stop before the store.
+ *
+ * The current object is read in the served version and a written one answered as stored and read back
+ * (`StoredShape.written`): for a custom resource served in a version other than its storage version, an
+ * update converts the current object, the result back to the storage version, and the stored result again.
  */
 import type { KubeObject } from '../../api/object.js';
 import { isStorageError } from '../../../storage/errors.js';
 import type { KeyValue } from '../../../storage/interface.js';
-import { jsonEqual } from '../patch/json-value.js';
+import { jsonClone, jsonEqual } from '../patch/json-value.js';
+import { isPromise, type MaybePromise } from '../versioned-storage.js';
 import type { RegistryContext } from './registry-context.js';
 import { storageToStatus } from './storage-errors.js';
 
@@ -25,6 +30,18 @@ export interface LoopResult {
   readonly object: KubeObject;
   readonly outcome: UpdateOutcome['type'];
   readonly warnings: readonly string[];
+}
+
+/**
+ * The current object for one round: `owned` for `next`, and `kept()` to answer with when nothing changes.
+ * A synchronous boundary decodes twice (cheaper than a deep copy); one that converts (a webhook, maybe)
+ * converts once and copies.
+ */
+function current(ctx: RegistryContext, kv: KeyValue | undefined): MaybePromise<{ owned: KubeObject | undefined; kept: () => KubeObject }> {
+  if (kv === undefined) return { owned: undefined, kept: () => undefined as never };
+  const decoded = ctx.shape.decode(kv);
+  if (!isPromise(decoded)) return { owned: decoded, kept: () => ctx.shape.decode(kv) as KubeObject };
+  return decoded.then((obj) => ({ owned: jsonClone(obj), kept: () => obj }));
 }
 
 /** Equal apart from `metadata.resourceVersion`. */
@@ -46,25 +63,36 @@ export async function guaranteedUpdate(
     throw storageToStatus(err, ctx.gr, name);
   }
   for (;;) {
-    // Two decodes: `next` owns its copy, the loop keeps one to answer with when nothing changes.
-    const decode = ctx.shape.decode;
-    const out = await next(kv === undefined ? undefined : decode(kv));
-    if (out.type === 'unchanged') return { object: decode(kv!), outcome: 'unchanged', warnings: out.warnings };
-    if (out.type !== 'create' && kv !== undefined && out.type === 'write' && sameObject(out.obj, decode(kv))) {
-      return { object: decode(kv), outcome: 'unchanged', warnings: out.warnings };
+    const read = current(ctx, kv);
+    const { owned, kept } = isPromise(read) ? await read : read;
+    const out = await next(owned);
+    if (out.type === 'unchanged') return { object: kept(), outcome: 'unchanged', warnings: out.warnings };
+    if (out.type !== 'create' && kv !== undefined && out.type === 'write') {
+      const before = kept();
+      if (sameObject(out.obj, before)) return { object: before, outcome: 'unchanged', warnings: out.warnings };
     }
-    if (dryRun) return { object: out.obj, outcome: out.type, warnings: out.warnings };
+    if (dryRun && !ctx.shape.converts) return { object: out.obj, outcome: out.type, warnings: out.warnings };
     try {
-      if (out.type === 'create') {
-        const res = await ctx.store.create(key, ctx.shape.encode(out.obj), ctx.writeOptions);
-        out.obj.metadata.resourceVersion = String(res.revision);
-      } else if (out.type === 'write') {
-        const res = await ctx.store.update(key, ctx.shape.encode(out.obj), kv!.modRevision, ctx.writeOptions);
-        out.obj.metadata.resourceVersion = String(res.revision);
+      let object = out.obj;
+      if (out.type === 'delete') {
+        if (!dryRun) await ctx.store.delete(key, kv!.modRevision);
       } else {
-        await ctx.store.delete(key, kv!.modRevision);
+        const encoded = ctx.shape.encode(out.obj);
+        const bytes = isPromise(encoded) ? await encoded : encoded;
+        let rv = out.obj.metadata.resourceVersion;
+        if (!dryRun) {
+          const res = out.type === 'create'
+            ? await ctx.store.create(key, bytes, ctx.writeOptions)
+            : await ctx.store.update(key, bytes, kv!.modRevision, ctx.writeOptions);
+          rv = String(res.revision);
+        }
+        // A converting kind answers what it stored, read back (StoredShape.written); a dry run converts too.
+        const written = ctx.shape.written(out.obj, bytes);
+        object = isPromise(written) ? await written : written;
+        if (rv === undefined) delete object.metadata.resourceVersion;
+        else object.metadata.resourceVersion = rv;
       }
-      return { object: out.obj, outcome: out.type, warnings: out.warnings };
+      return { object, outcome: out.type, warnings: out.warnings };
     } catch (err) {
       if (isStorageError(err, 'Conflict') || isStorageError(err, 'AlreadyExists')) {
         kv = err.current;

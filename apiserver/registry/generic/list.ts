@@ -26,6 +26,7 @@ import { requestNamespace, type RegistryContext } from './registry-context.js';
 import { parseResourceVersion, requireNotOlderThan } from './resource-version.js';
 import { objectFilter, objectPredicate } from './object-filter.js';
 import { storageToStatus, translated } from './storage-errors.js';
+import { isPromise } from '../versioned-storage.js';
 
 const MAX_PAGE = 10_000;
 
@@ -78,10 +79,10 @@ export async function listObjects(ctx: RegistryContext, namespace: string, opts:
       let consumedAll = true;
       for (let i = 0; i < res.items.length; i++) {
         const kv = res.items[i] as KeyValue;
-        // Selectors see the stored object (a view's selectable fields read the stored shape).
+        // Selectors see the stored object (see StoredShape.selectable); the page converts at the end.
         const stored = decodeObject(kv);
         if (matches !== undefined && !matches(stored)) continue;
-        items.push(ctx.shape.fromStored(stored));
+        items.push(stored);
         if (limit > 0 && items.length === limit) {
           lastKey = kv.key;
           consumedAll = i === res.items.length - 1;
@@ -105,12 +106,15 @@ export async function listObjects(ctx: RegistryContext, namespace: string, opts:
     throw storageToStatus(err, ctx.gr);
   }
 
+  // One conversion for the page (one ConversionReview when a webhook converts).
+  const converted = ctx.shape.fromStored(items);
+  const served = isPromise(converted) ? await converted : converted;
   const metadata: KubeList['metadata'] = { resourceVersion: String(revision) };
   if (more && lastKey !== undefined) {
     metadata.continue = encodeContinue(`${lastKey}\x00`, prefix, revision);
     if (remaining !== undefined && remaining > 0) metadata.remainingItemCount = remaining;
   }
-  return { apiVersion: ctx.apiVersion, kind: `${ctx.strategy.kind}List`, metadata, items };
+  return { apiVersion: ctx.apiVersion, kind: `${ctx.strategy.kind}List`, metadata, items: served };
 }
 
 /**
@@ -136,6 +140,7 @@ async function listFromCache(ctx: RegistryContext, namespace: string, opts: List
   const minRevision = rvText === '' ? await translated(ctx.gr, '', () => ctx.store.currentRevision()) : parseResourceVersion(rvText);
   const res = await translated(ctx.gr, '', () => cache.list({ ...objectFilter(ctx, namespace, opts), minRevision }));
   // The served forms, memoized and marked shared: responses reuse their encodings (codec/shared-json.ts).
-  const items = res.items.map((c) => ctx.shape.cached(c).object);
+  const served = ctx.shape.cachedList(res.items);
+  const items = isPromise(served) ? await served : served;
   return { apiVersion: ctx.apiVersion, kind: `${ctx.strategy.kind}List`, metadata: { resourceVersion: String(res.revision) }, items };
 }

@@ -25,13 +25,20 @@ export function fieldsOf(ctx: RegistryContext, obj: KubeObject): Record<string, 
   return fields;
 }
 
-/** The selectors' predicate; undefined when they select everything. */
+/**
+ * The selectors' predicate over STORED objects (the cache's, or fresh from the store); undefined when they
+ * select everything. Each is seen as `StoredShape.selectable` makes it (a custom resource in its served
+ * version when no webhook is needed).
+ */
 export function objectPredicate(ctx: RegistryContext, s: Selectors): ((obj: KubeObject) => boolean) | undefined {
   const label = s.labelSelector !== undefined && !s.labelSelector.empty ? s.labelSelector : undefined;
   const field = s.fieldSelector !== undefined && !s.fieldSelector.empty ? s.fieldSelector : undefined;
   if (label === undefined && field === undefined) return undefined;
-  return (obj) =>
-    (label === undefined || label.matches(obj.metadata.labels)) && (field === undefined || field.matches(fieldsOf(ctx, obj)));
+  const view = ctx.shape.selectable;
+  return (stored) => {
+    const obj = view(stored);
+    return (label === undefined || label.matches(obj.metadata.labels)) && (field === undefined || field.matches(fieldsOf(ctx, obj)));
+  };
 }
 
 /**
