@@ -2,7 +2,7 @@
  * `make bench`: runs every benchmark part and prints one markdown report (machine, command, tables) to
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
- *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel)
+ *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
  *   --server=dist|tsx   how parts http, cache, patch, media and auth run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { benchAuth } from './auth.js';
 import { benchCelEngines } from './cel/engines.js';
 import { benchCelEnvironment } from './cel/environment.js';
+import { benchCrd } from './crd.js';
 import { benchHttp } from './http.js';
 import { benchMedia } from './media.js';
 import { benchPatch } from './patch.js';
@@ -34,6 +35,7 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   auth: ({ scale, server }) => benchAuth({ scale, server }),
   // The engines side by side (conformance of cel-js, @bufbuild/cel and ours), then our environment.
   cel: async ({ scale }) => `${await benchCelEngines({ scale })}\n\n${await benchCelEnvironment({ scale })}`,
+  crd: ({ scale, server }) => benchCrd({ scale, server }),
 };
 
 function etcdVersion(): string {
