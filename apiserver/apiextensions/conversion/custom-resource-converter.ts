@@ -132,6 +132,42 @@ export async function convertObject(obj: JsonObject, target: GroupVersion, conve
   return out === undefined ? obj : out[0]!;
 }
 
+/**
+ * The per-object checks of `convertObject` for each of `objects`: the target and every object's version
+ * must be versions of the definition. Throws `ConversionError`.
+ */
+function checkObjects(objects: readonly JsonObject[], target: GroupVersion, opts: ConvertOptions): void {
+  if (!checkVersion(opts, target)) throw new ConversionError(`request to convert CR to an invalid group/version: ${groupVersionString(target)}`);
+  for (const o of objects) {
+    const from = objectGroupVersion(o);
+    if (!checkVersion(opts, from)) throw new ConversionError(`request to convert CR from an invalid group/version: ${groupVersionString(from)}`);
+  }
+}
+
+/**
+ * Several custom resources (each in any version) in `target`, with the checks and messages of
+ * `convertObject` for each, as Kubernetes' storage converts what it reads one object at a time; those not
+ * in `target` yet go to the strategy in ONE request (one ConversionReview for a page of a list), so the
+ * strategy's errors read as for the first of them. Inputs are not modified; objects already in `target` are
+ * returned as they are.
+ */
+export async function convertObjects(objects: readonly JsonObject[], target: GroupVersion, converter: CrConverter, opts: ConvertOptions = {}): Promise<JsonObject[]> {
+  checkObjects(objects, target, opts);
+  const desired = groupVersionString(target);
+  const first = objects.find((o) => o['apiVersion'] !== desired);
+  if (first === undefined) return [...objects];
+  return (await convertItems(first, {}, objects, target, converter, opts)) ?? [...objects];
+}
+
+/**
+ * `convertObjects` with the `None` strategy, synchronously (no request is made): only apiVersion changes
+ * (the same instances for objects already in `target`).
+ */
+export function convertObjectsNone(objects: readonly JsonObject[], target: GroupVersion, opts: ConvertOptions = {}): JsonObject[] {
+  checkObjects(objects, target, opts);
+  return objects.map((o) => noneConvert(o, target));
+}
+
 /** A list of custom resources in `target` (the list's apiVersion too). The input is not modified. */
 export async function convertList(list: CustomResourceList, target: GroupVersion, converter: CrConverter, opts: ConvertOptions = {}): Promise<CustomResourceList> {
   const { items, ...listMeta } = list;

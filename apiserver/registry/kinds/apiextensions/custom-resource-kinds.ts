@@ -23,12 +23,16 @@
  * - the scale sub-resource is not expressible in KindStrategy yet (its `subresources` names only `status`);
  *   `scale` still turns generation tracking on as in Kubernetes.
  *
+ * Versions and storage (`versionedStorage`, apiextensions/conversion/custom-resource-storage.ts): objects are
+ * written in the storage version and read in the served one, converted by the definition's strategy (`None`,
+ * or its conversion webhook; see `CustomResourceKindsOptions`), pruned and defaulted on every read from
+ * storage as Kubernetes' storage codec does.
+ *
  * The registries serving these kinds must be created with `validationStyle: 'crd'` (Kubernetes' messages
  * for custom resources and the ratcheting of unchanged invalid values on update); see `CUSTOM_RESOURCE_VALIDATION_STYLE`.
  */
 import type { KubeObject } from '../../../api/object.js';
 import type { Naming } from '../../../naming/naming.js';
-import { applyDefaults } from '../../../schema/defaults.js';
 import { objectMetaSchema } from '../../../schema/object-meta-schema.js';
 import type { Schema } from '../../../schema/schema.js';
 import type { KindStrategy } from '../../kind-strategy.js';
@@ -37,6 +41,11 @@ import { customResourceTable } from './custom-resource-table.js';
 import { engineSchemaOf } from './engine-schema.js';
 import { isObject, objectAt, stringAt, type Json } from './json-schema-node.js';
 import { evaluateJsonPath, parseSimpleJsonPath } from './simple-json-path.js';
+import { converterFor, type CustomResourceConversion } from '../../../apiextensions/conversion/converter-for.js';
+import { ConversionError } from '../../../apiextensions/conversion/conversion-error.js';
+import type { CrConverter } from '../../../apiextensions/conversion/custom-resource-converter.js';
+import { customResourceStorage, type CustomResourceStorageConfig } from '../../../apiextensions/conversion/custom-resource-storage.js';
+import type { WebhookConverterOptions } from '../../../apiextensions/conversion/webhook-converter.js';
 
 /** The `validationStyle` of the generic registries serving custom resources. */
 export const CUSTOM_RESOURCE_VALIDATION_STYLE = 'crd' as const;
@@ -44,7 +53,7 @@ export const CUSTOM_RESOURCE_VALIDATION_STYLE = 'crd' as const;
 const PRESERVE_UNKNOWN: Json = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 
 /** One frozen KindStrategy per served version of `crd`, in the definition's version order. */
-export function customResourceKinds(crd: KubeObject, naming: Naming): KindStrategy[] {
+export function customResourceKinds(crd: KubeObject, naming: Naming, options: CustomResourceKindsOptions = {}): KindStrategy[] {
   const spec = isObject(crd.spec) ? crd.spec : {};
   const names = objectAt(spec, 'names') ?? {};
   const kind = stringAt(names, 'kind');
@@ -53,14 +62,14 @@ export function customResourceKinds(crd: KubeObject, naming: Naming): KindStrate
   const categories = stringList(names.categories);
   const versions = Array.isArray(spec.versions) ? spec.versions.filter(isObject) : [];
   const prefix = naming.extension('');
+  const storage = storageConfig(crd, spec, kind, versions, prefix, options);
   return versions
     .filter((v) => v.served === true)
     .map((v) => {
       const subresources = objectAt(v, 'subresources') ?? {};
       const hasStatus = isObject(subresources.status);
       const hasScale = isObject(subresources.scale);
-      const openAPIV3Schema = objectAt(objectAt(v, 'schema') ?? {}, 'openAPIV3Schema') ?? PRESERVE_UNKNOWN;
-      const schema = resourceSchema(openAPIV3Schema, prefix);
+      const schema = storage.schemas.get(stringAt(v, 'name'))!;
       const strategy: KindStrategy = {
         group: stringAt(spec, 'group'),
         version: stringAt(v, 'name'),
@@ -72,17 +81,15 @@ export function customResourceKinds(crd: KubeObject, naming: Naming): KindStrate
         ...(categories.length > 0 ? { categories } : {}),
         ...(hasStatus ? { subresources: ['status'] as const } : {}),
         schema,
+        versionedStorage: customResourceStorage(storage, stringAt(v, 'name')),
         strategicMergePatch: false,
         tracksGeneration: true,
         table: customResourceTable(v.additionalPrinterColumns),
         selectableFields: selectableFields(v.selectableFields),
         prepareForCreate(obj) {
-          if (!hasStatus) return;
-          delete obj.status;
-          // Kubernetes stores no status here but defaults it on every read from storage, so clients see the
-          // status schema's default (Gateway API's "Waiting for controller"). The generic registry does not
-          // default on read, so the default is stored instead: the same objects are observed.
-          applyDefaults(obj, schema);
+          // No status is stored; its schema default (Gateway API's "Waiting for controller") appears on every
+          // read from storage, the create's answer included (versionedStorage defaults on read).
+          if (hasStatus) delete obj.status;
         },
         ...(hasStatus || hasScale
           ? {}
@@ -95,6 +102,40 @@ export function customResourceKinds(crd: KubeObject, naming: Naming): KindStrate
       };
       return deepFreeze(strategy);
     });
+}
+
+/** What `customResourceKinds` takes beyond the definition and the naming. */
+export interface CustomResourceKindsOptions {
+  /**
+   * How a `Webhook` conversion calls its server: `resolveService` maps a `service` reference to the address
+   * dialled (default: the reference's own name `<name>.<namespace>.svc`, port and path, through DNS: no
+   * Services are served yet, see docs/differences.md), `timeoutMs` (30 s), `reviewGroup`
+   * (`apiextensions.k8s.io`). The converter is made from the definition at each call, so kinds rebuilt from
+   * a changed definition use its new `caBundle`, URL or service at once.
+   */
+  readonly webhook?: WebhookConverterOptions;
+}
+
+/**
+ * The storage boundary shared by the definition's versions: the schema of EVERY version (objects may be
+ * stored in one that is no longer served), the storage version and the conversion strategy. A strategy
+ * the definition cannot have (refused by its validation) fails every conversion, never the build.
+ */
+function storageConfig(crd: KubeObject, spec: Json, kind: string, versions: readonly Json[], prefix: string, options: CustomResourceKindsOptions): CustomResourceStorageConfig {
+  const schemas = new Map<string, Schema>();
+  for (const v of versions) {
+    const openAPIV3Schema = objectAt(objectAt(v, 'schema') ?? {}, 'openAPIV3Schema') ?? PRESERVE_UNKNOWN;
+    schemas.set(stringAt(v, 'name'), resourceSchema(openAPIV3Schema, prefix));
+  }
+  const storageVersion = stringAt(versions.find((v) => v.storage === true) ?? versions[0] ?? {}, 'name');
+  let converter: CrConverter;
+  try {
+    converter = converterFor(crd.metadata?.name ?? '', spec.conversion as CustomResourceConversion | undefined, options.webhook);
+  } catch (err) {
+    if (!(err instanceof ConversionError)) throw err;
+    converter = { convert: () => Promise.reject(err) };
+  }
+  return { group: stringAt(spec, 'group'), kind, schemas, storageVersion, preserveUnknownFields: spec.preserveUnknownFields === true, converter };
 }
 
 /** The version's schema as a resource root (see the file comment). Never shares nodes with `crd`. */
