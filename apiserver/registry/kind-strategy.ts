@@ -23,6 +23,7 @@ import { unlistableRules, type RulesResolver } from '../authorization/rules.js';
 import type { Naming } from '../naming/naming.js';
 import type { ServiceAccountTokenIssuer } from '../auth/service-account/token-issuer.js';
 import type { ConnectSubresource } from './connect-subresource.js';
+import type { ScaleSubresource } from './scale-subresource.js';
 import type { Schema } from '../schema/schema.js';
 import type { FieldError } from '../validation/field-error.js';
 import type { VersionedStorage } from './versioned-storage.js';
@@ -32,7 +33,7 @@ export interface StrategyContext {
   /** The request's namespace ('' for cluster-scoped kinds). */
   readonly namespace: string;
   readonly dryRun: boolean;
-  /** '' for the main resource, `status` for the status sub-resource. */
+  /** '' for the main resource, `status` or `scale` for those sub-resources. */
   readonly subresource: string;
   /**
    * The write the hooks run for: `validate` runs for both, so a kind whose create rules differ from its
@@ -83,8 +84,18 @@ export interface KindStrategy {
   readonly categories?: readonly string[];
   /** Default: all eight verbs. */
   readonly verbs?: readonly Verb[];
-  /** Sub-resources served (`status`; later issues add `scale`, `approval`, ...). */
+  /** Sub-resources served through the generic verbs: `status`. (`scale` is `scale`, others `connectSubresources`.) */
   readonly subresources?: readonly 'status'[];
+  /**
+   * The `scale` sub-resource: an autoscaling/v1 Scale over the object's replica count (a CRD's
+   * `subresources.scale` paths, or a built-in workload's fields). See `ScaleSubresource`.
+   */
+  readonly scale?: ScaleSubresource;
+  /**
+   * Set for a deprecated version: every request of the resource (sub-resources and errors included)
+   * answers with this text as a `Warning: 299` header, as Kubernetes does for a CRD's deprecated versions.
+   */
+  readonly deprecationWarning?: string;
   /** The whole object's schema: apiVersion, kind, metadata (ObjectMeta) and the kind's own fields. */
   readonly schema: Schema;
   /** Default `dns-subdomain`. */

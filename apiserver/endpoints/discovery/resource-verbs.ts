@@ -4,6 +4,7 @@
 import { ALL_VERBS, type Verb } from '../../api/object.js';
 import type { Naming } from '../../naming/naming.js';
 import { groupOf, type KindStrategy } from '../../registry/kind-strategy.js';
+import { scaleKind } from '../../registry/kinds/autoscaling/scale.js';
 
 const sorted = new WeakMap<readonly Verb[], readonly Verb[]>();
 
@@ -25,9 +26,15 @@ export interface SubresourceEntry {
   readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
 }
 
-/** The sub-resources of a strategy with their verbs, sorted by name: `status` and the connect sub-resources. */
+/**
+ * The sub-resources of a strategy with their verbs, sorted by name: `status`, `scale` (an autoscaling/v1
+ * Scale, verbs as status) and the connect sub-resources.
+ */
 export function subresourcesOf(k: KindStrategy, naming: Naming): readonly SubresourceEntry[] {
   const out: SubresourceEntry[] = (k.subresources ?? []).map((name) => ({ name, verbs: statusVerbs }));
+  if (k.scale !== undefined) {
+    out.push({ name: 'scale', verbs: statusVerbs, kind: { group: groupOf(scaleKind, naming), version: scaleKind.version, kind: scaleKind.kind } });
+  }
   for (const c of k.connectSubresources ?? []) {
     out.push({ name: c.name, verbs: c.verbs, kind: { group: groupOf(c.kind, naming), version: c.kind.version, kind: c.kind.kind } });
   }

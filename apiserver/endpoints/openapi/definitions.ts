@@ -4,6 +4,7 @@
  * StatusDetails, StatusCause, DeleteOptions, Preconditions, Patch, WatchEvent).
  */
 import type { Naming } from '../../naming/naming.js';
+import { scaleKind } from '../../registry/kinds/autoscaling/scale.js';
 import { groupOf, type KindStrategy } from '../../registry/kind-strategy.js';
 import { listMetaSchema, objectMetaSchema } from '../../schema/object-meta-schema.js';
 import type { Schema } from '../../schema/schema.js';
@@ -75,8 +76,8 @@ export function buildDefinitions(naming: Naming, dialect: Dialect, entries: read
         },
         'x-kubernetes-group-version-kind': [gvk(group, k.version, `${k.kind}List`)],
       };
-      // The kinds of connect sub-resources (TokenRequest) are published beside their parent.
-      for (const c of k.connectSubresources ?? []) {
+      // The kinds of connect sub-resources (TokenRequest) and of `scale` are published beside their parent.
+      for (const c of [...(k.connectSubresources ?? []), ...(k.scale === undefined ? [] : [{ kind: scaleKind }])]) {
         const g = groupOf(c.kind, naming);
         out[names.kind(g, c.kind)] = { ...publisher.definition(c.kind.schema), 'x-kubernetes-group-version-kind': [gvk(g, c.kind.version, c.kind.kind)] };
       }

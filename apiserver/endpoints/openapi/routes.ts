@@ -2,11 +2,13 @@
  * The REST routes of one resource as a neutral model (path, path parameters, operations with their
  * action, id, query parameters, body and responses), rendered by the v2 and v3 document builders. The
  * shapes follow kube-apiserver's installer: collection, item, `/watch/` paths, all-namespaces list and
- * the `status` sub-resource, each operation only when the kind serves its verb.
+ * the `status` and `scale` sub-resources, each operation only when the kind serves its verb (`scale`
+ * takes and returns an autoscaling/v1 Scale whatever the parent's verbs, as Kubernetes serves it).
  */
 import type { Verb } from '../../api/object.js';
 import type { Naming } from '../../naming/naming.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
+import { scaleKind } from '../../registry/kinds/autoscaling/scale.js';
 import { resourceVerbs } from '../discovery/resource-verbs.js';
 import { operationGroupVersion } from './definition-names.js';
 import type { Action } from './query-parameters.js';
@@ -98,6 +100,23 @@ export function resourceRoutes(naming: Naming, group: string, k: KindStrategy): 
         responses: [{ code: 200, payload: 'object' }, { code: 201, payload: 'object' }],
       },
     ]);
+  }
+  if (k.scale !== undefined) {
+    add(`${prefix}${nsPath}/${k.resource}/{name}/scale`, true, [
+      {
+        method: 'get', action: 'get', operationId: `read${gv}${scoped}Scale`, description: `read scale of the specified ${k.kind}`,
+        responses: [{ code: 200, payload: 'routeKind' }],
+      },
+      {
+        method: 'put', action: 'put', operationId: `replace${gv}${scoped}Scale`, description: `replace scale of the specified ${k.kind}`,
+        body: 'routeKind', responses: [{ code: 200, payload: 'routeKind' }, { code: 201, payload: 'routeKind' }],
+      },
+      {
+        method: 'patch', action: 'patch', operationId: `patch${gv}${scoped}Scale`,
+        description: `partially update scale of the specified ${k.kind}`, body: 'patch',
+        responses: [{ code: 200, payload: 'routeKind' }, { code: 201, payload: 'routeKind' }],
+      },
+    ], k.namespaced, scaleKind);
   }
   for (const c of k.connectSubresources ?? []) {
     const sub = c.name.charAt(0).toUpperCase() + c.name.slice(1);

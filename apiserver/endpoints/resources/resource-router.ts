@@ -21,6 +21,8 @@ import { handleWatch } from '../handlers/watch.js';
 import { handlePatch } from '../handlers/patch.js';
 import type { RequestScope } from '../handlers/request-scope.js';
 import { handleUpdate } from '../handlers/update.js';
+import { handleScale, scaleScope, scaleVerbs } from '../handlers/scale.js';
+import { warningHeader } from '../handlers/respond.js';
 import type { ServedResources } from './served-resources.js';
 
 const handlers: Record<Verb, (scope: RequestScope) => Promise<void>> = {
@@ -59,6 +61,8 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     if (served === undefined) return next();
     const { strategy } = served;
     const gr = served.registry.context.gr;
+    // A deprecated version warns on every request of the resource, errors included (as kube's CRD handler).
+    if (strategy.deprecationWarning !== undefined) ctx.append('Warning', warningHeader(strategy.deprecationWarning));
     const offers = objectOffers(o.naming, servesProtobuf(strategy.schema), o.features.enabled('CBORServingAndStorage'));
     // Errors of this request are rendered in the client's preferred representation among these.
     ctx.state.responseOffers = offers;
@@ -79,6 +83,20 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       const query = new URLSearchParams(ctx.querystring);
       const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
       await handleConnectCreate({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}) }, connect);
+      return;
+    }
+    if (info.subresource === 'scale' && strategy.scale !== undefined) {
+      // autoscaling/v1 Scale bodies (endpoints/handlers/scale.ts), negotiated before any work.
+      if (info.name === '') throw notFound();
+      if (!scaleVerbs.has(info.verb)) throw methodNotAllowed(gr, info.verb);
+      const query = new URLSearchParams(ctx.querystring);
+      const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
+      const scope = { ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}) };
+      const scale = scaleScope(scope);
+      const subOffers = objectOffers(o.naming, servesProtobuf(scale.served.strategy.schema), o.features.enabled('CBORServingAndStorage'));
+      ctx.state.responseOffers = subOffers;
+      if (negotiateResponse(ctx.get('Accept') || undefined, subOffers, resourceConversions(o.naming)) === undefined) throw notAcceptableError(subOffers);
+      await handleScale(scope, strategy.scale);
       return;
     }
     if (info.subresource !== '') {

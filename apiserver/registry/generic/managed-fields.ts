@@ -25,7 +25,7 @@ import { rfc3339 } from './system-fields.js';
 export const DEFAULT_FIELD_MANAGER = 'unknown';
 
 /** Who writes and which fields the write may own: the main resource, or `/status`. */
-export function writer(ctx: RegistryContext, opts: WriteOptions, subresource: '' | 'status', time = rfc3339(ctx.now())): WriteContext {
+export function writer(ctx: RegistryContext, opts: WriteOptions, subresource: '' | 'status' | 'scale', time = rfc3339(ctx.now())): WriteContext {
   return {
     manager: opts.fieldManager ?? DEFAULT_FIELD_MANAGER,
     apiVersion: ctx.apiVersion,
@@ -41,7 +41,7 @@ export function writer(ctx: RegistryContext, opts: WriteOptions, subresource: ''
  * create) to `next`, whose managedFields hold the client's input on entry. Skipped for the steps of a
  * server-side apply (`opts.applied`), which recorded its own entry.
  */
-export function trackUpdate(ctx: RegistryContext, prev: KubeObject | undefined, next: KubeObject, opts: WriteOptions, subresource: '' | 'status', time?: string): void {
+export function trackUpdate(ctx: RegistryContext, prev: KubeObject | undefined, next: KubeObject, opts: WriteOptions, subresource: '' | 'status' | 'scale', time?: string): void {
   if (opts.applied === true) return;
   trackUpdateOnObject(prev, next, writer(ctx, opts, subresource, time));
 }

@@ -33,8 +33,11 @@ export interface WriteOptions {
 }
 
 export interface UpdateOptions extends WriteOptions {
-  /** '' for the main resource, `status` for the status sub-resource. */
-  readonly subresource?: '' | 'status';
+  /**
+   * '' for the main resource, `status` for the status sub-resource. `scale`: a main-resource update made
+   * through the scale sub-resource (managedFields record it under sub-resource `scale`).
+   */
+  readonly subresource?: '' | 'status' | 'scale';
 }
 
 export interface Preconditions {

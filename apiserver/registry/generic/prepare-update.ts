@@ -71,7 +71,9 @@ export function prepareUpdate(ctx: RegistryContext, obj: KubeObject, old: KubeOb
   common(ctx, obj, old, namespace, name);
   pinSystemFields(obj, old);
   if (ctx.hasStatus) setOrDelete(obj, 'status', old.status);
-  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, '', 'update', opts.requester);
+  // A write through `/scale` is a main-resource update; only its bookkeeping names the sub-resource.
+  const via = opts.subresource === 'scale' ? 'scale' : '';
+  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, via, 'update', opts.requester);
   applyDefaults(obj, s.schema);
   s.admit?.(obj, old, sctx);
   s.prepareForUpdate?.(obj, old, sctx);
@@ -79,7 +81,7 @@ export function prepareUpdate(ctx: RegistryContext, obj: KubeObject, old: KubeOb
   // Ratcheted rule failures (unchanged invalid values) are warnings, as Kubernetes sends them.
   const ruleWarnings = validateForUpdate(ctx, obj, old, sctx);
   const warnings = [...ruleWarnings, ...(s.warnings?.(obj, old, sctx) ?? [])];
-  trackUpdate(ctx, old, obj, opts, '');
+  trackUpdate(ctx, old, obj, opts, via);
   s.canonicalize?.(obj);
   obj.metadata.resourceVersion = old.metadata.resourceVersion;
   if (obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).length === 0) {

@@ -20,8 +20,11 @@
  * - the Table from `additionalPrinterColumns` (custom-resource-table.ts, Age when none);
  * - `selectableFields` as field selector labels (the path without its leading dot), the value printed as
  *   Kubernetes does (strings as they are, booleans and integers in text, "" when absent);
- * - the scale sub-resource is not expressible in KindStrategy yet (its `subresources` names only `status`);
- *   `scale` still turns generation tracking on as in Kubernetes.
+ * - the `scale` sub-resource from the version's `subresources.scale` paths (registry/scale-subresource.ts),
+ *   with Kubernetes' checks of those paths on every write (spec replicas on create and update, status
+ *   replicas and the selector string on status writes too); like `status` it limits generation bumps;
+ * - a deprecated version's `Warning` (its `deprecationWarning`, else Kubernetes' default text naming the
+ *   newest served non-deprecated version above it).
  *
  * Versions and storage (`versionedStorage`, apiextensions/conversion/custom-resource-storage.ts): objects are
  * written in the storage version and read in the served one, converted by the definition's strategy (`None`,
@@ -46,6 +49,8 @@ import { ConversionError } from '../../../apiextensions/conversion/conversion-er
 import type { CrConverter } from '../../../apiextensions/conversion/custom-resource-converter.js';
 import { customResourceStorage, type CustomResourceStorageConfig } from '../../../apiextensions/conversion/custom-resource-storage.js';
 import type { WebhookConverterOptions } from '../../../apiextensions/conversion/webhook-converter.js';
+import { customResourceScale, validateScaleSpec, validateScaleStatus, type ScaleSubresource } from '../../scale-subresource.js';
+import { compareVersionPriority } from '../../../endpoints/discovery/version-priority.js';
 
 /** The `validationStyle` of the generic registries serving custom resources. */
 export const CUSTOM_RESOURCE_VALIDATION_STYLE = 'crd' as const;
@@ -69,6 +74,8 @@ export function customResourceKinds(crd: KubeObject, naming: Naming, options: Cu
       const subresources = objectAt(v, 'subresources') ?? {};
       const hasStatus = isObject(subresources.status);
       const hasScale = isObject(subresources.scale);
+      const scale = hasScale ? scaleOf(subresources.scale as Json) : undefined;
+      const deprecationWarning = v.deprecated === true ? deprecationWarningOf(v, spec, versions, kind) : undefined;
       const schema = storage.schemas.get(stringAt(v, 'name'))!;
       const strategy: KindStrategy = {
         group: stringAt(spec, 'group'),
@@ -80,6 +87,8 @@ export function customResourceKinds(crd: KubeObject, naming: Naming, options: Cu
         ...(shortNames.length > 0 ? { shortNames } : {}),
         ...(categories.length > 0 ? { categories } : {}),
         ...(hasStatus ? { subresources: ['status'] as const } : {}),
+        ...(scale === undefined ? {} : { scale, ...scaleValidation(scale) }),
+        ...(deprecationWarning === undefined ? {} : { deprecationWarning }),
         schema,
         versionedStorage: customResourceStorage(storage, stringAt(v, 'name')),
         strategicMergePatch: false,
@@ -102,6 +111,41 @@ export function customResourceKinds(crd: KubeObject, naming: Naming, options: Cu
       };
       return deepFreeze(strategy);
     });
+}
+
+/** The scale sub-resource of `subresources.scale` (an accepted definition: the two replicas paths are set). */
+function scaleOf(scale: Json): ScaleSubresource {
+  const labelSelectorPath = stringAt(scale, 'labelSelectorPath');
+  return customResourceScale({
+    specReplicasPath: stringAt(scale, 'specReplicasPath'),
+    statusReplicasPath: stringAt(scale, 'statusReplicasPath'),
+    ...(labelSelectorPath === '' ? {} : { labelSelectorPath }),
+  });
+}
+
+/** Kubernetes' checks of the scale paths: spec and status on main writes, status on status writes. */
+function scaleValidation(scale: ScaleSubresource): Pick<KindStrategy, 'validate' | 'validateStatusUpdate'> {
+  return {
+    validate: (obj) => [...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale)],
+    validateStatusUpdate: (obj) => validateScaleStatus(obj, scale),
+  };
+}
+
+/**
+ * A deprecated version's warning: its `deprecationWarning`, else `<group>/<version> <Kind> is deprecated`,
+ * followed by `; use <group>/<other> <Kind>` naming the highest-priority served, non-deprecated version
+ * that ranks above it (Kubernetes' version priority), when there is one.
+ */
+function deprecationWarningOf(v: Json, spec: Json, versions: readonly Json[], kind: string): string {
+  if (typeof v.deprecationWarning === 'string') return v.deprecationWarning;
+  const group = stringAt(spec, 'group');
+  const name = stringAt(v, 'name');
+  const newer = versions
+    .filter((o) => o.served === true && o.deprecated !== true && compareVersionPriority(stringAt(o, 'name'), name) < 0)
+    .map((o) => stringAt(o, 'name'))
+    .sort(compareVersionPriority);
+  const msg = `${group}/${name} ${kind} is deprecated`;
+  return newer.length === 0 ? msg : `${msg}; use ${group}/${newer[0]!} ${kind}`;
 }
 
 /** What `customResourceKinds` takes beyond the definition and the naming. */
