@@ -117,6 +117,13 @@ export const flagTable: readonly FlagSpec[] = [
     help: 'Sign tokens bound to a Pod and requested for exactly 3607 seconds (what projected volumes ask for) '
       + 'for the API audiences valid for a year, with a warnafter claim at the requested expiry, easing the move '
       + 'from legacy tokens; --service-account-max-token-expiration does not shorten that year.' },
+  // Aggregation layer
+  { name: 'proxy-client-cert-file', type: 'string', default: '', arg: 'path',
+    help: 'PEM client certificate this server presents to the backends of APIServices when it proxies requests '
+      + 'to them or checks their availability (the backends trust it through their requestheader CA). Needs '
+      + '--proxy-client-key-file.' },
+  { name: 'proxy-client-key-file', type: 'string', default: '', arg: 'path',
+    help: 'PEM private key of --proxy-client-cert-file.' },
   // Storage
   { name: 'storage', type: 'enum', default: '', values: ['memory', 'etcd'], arg: 'backend',
     help: 'Storage backend: memory (embedded, durable in --data-dir) or etcd. Defaults to etcd when '

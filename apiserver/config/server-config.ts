@@ -73,6 +73,8 @@ export interface ServerConfig {
   readonly requestHeader?: RequestHeaderConfig;
   /** `--client-ca-file` (absolute); undefined: no x509 client certificate authentication. */
   readonly clientCaFile?: string;
+  /** `--proxy-client-cert-file` / `--proxy-client-key-file` (absolute): presented to aggregated API backends. */
+  readonly proxyClient?: { readonly certFile: string; readonly keyFile: string };
   /** Service account tokens: keys, issuers, audiences. Default: `defaultServiceAccounts`. */
   readonly serviceAccounts?: ServiceAccountConfig;
   /** `--authorization-mode`, checked; undefined: `['RBAC']`. */
@@ -146,6 +148,11 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
   if ((certFile === undefined) !== (keyFile === undefined)) {
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
   }
+  const proxyCertFile = flags.string('proxy-client-cert-file');
+  const proxyKeyFile = flags.string('proxy-client-key-file');
+  if ((proxyCertFile === undefined) !== (proxyKeyFile === undefined)) {
+    throw new FlagError('--proxy-client-cert-file and --proxy-client-key-file must be given together');
+  }
 
   const endpoints = flags.list('etcd-servers');
   for (const url of endpoints) {
@@ -212,6 +219,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     enableBootstrapTokenAuth: flags.bool('enable-bootstrap-token-auth'),
     ...(requestHeader === undefined ? {} : { requestHeader }),
     ...(clientCaFile === undefined ? {} : { clientCaFile: resolve(cwd, clientCaFile) }),
+    ...(proxyCertFile === undefined || proxyKeyFile === undefined ? {} : { proxyClient: { certFile: resolve(cwd, proxyCertFile), keyFile: resolve(cwd, proxyKeyFile) } }),
     serviceAccounts,
     authorizationModes: authorizationModes as AuthorizationMode[],
     storage: backend === 'etcd' ? { backend: 'etcd', endpoints } : { backend: 'memory' },

@@ -12,6 +12,7 @@ import { discoveryEndpoints } from './discovery/discovery-endpoints.js';
 import { openapiEndpoints } from './openapi/openapi-endpoints.js';
 import { resourceRouter } from './resources/resource-router.js';
 import { serveResources, type ServedResources, type ServeOptions } from './resources/served-resources.js';
+import type { AggregatedSource } from '../aggregator/aggregated-group-version.js';
 
 export interface ApiOptions {
   readonly store: Store;
@@ -28,6 +29,11 @@ export interface ApiOptions {
   readonly ttlSeconds?: ServeOptions['ttlSeconds'];
   /** The authorizer, rules and token authenticators the review APIs answer with (KindStrategy.virtual). */
   readonly services?: ServerServices;
+  /**
+   * The aggregation layer (apiserver/aggregator/): its proxy runs first (the group versions of remote
+   * APIServices are not served here), and discovery and OpenAPI merge what its backends serve.
+   */
+  readonly aggregation?: { readonly filter: Filter; readonly source: AggregatedSource };
 }
 
 export interface Api {
@@ -50,13 +56,16 @@ export function apiEndpoints(o: ApiOptions): Api {
   });
   // Discovery and OpenAPI follow what is served now: custom resources come and go at runtime.
   const kinds = (): readonly KindStrategy[] => resources.kinds();
-  const discovery = discoveryEndpoints({ naming: o.naming, kinds, ...(enabled ? { enabled } : {}) });
+  const aggregated = o.aggregation === undefined ? {} : { aggregated: o.aggregation.source };
+  const discovery = discoveryEndpoints({ naming: o.naming, kinds, ...(enabled ? { enabled } : {}), ...aggregated });
   const features = o.features ?? defaultFeatureGates;
   const cbor = features.enabled('CBORServingAndStorage');
-  const openapi = openapiEndpoints({ naming: o.naming, kinds, cbor, ...(enabled ? { enabled } : {}) });
+  const openapi = openapiEndpoints({ naming: o.naming, kinds, cbor, ...(enabled ? { enabled } : {}), ...aggregated });
   const router = resourceRouter({ naming: o.naming, resources, features, ...(o.services ? { services: o.services } : {}) });
+  const local: Filter = (ctx, next) => discovery(ctx, () => openapi(ctx, () => router(ctx, next)));
+  const proxy = o.aggregation?.filter;
   const filter: Filter = async function api(ctx, next) {
-    await discovery(ctx, () => openapi(ctx, () => router(ctx, next)));
+    await (proxy === undefined ? local(ctx, next) : proxy(ctx, () => local(ctx, next)));
   };
   return { filter, resources };
 }

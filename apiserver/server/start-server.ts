@@ -32,6 +32,7 @@ import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { createApp } from './app.js';
 import { assembleAuthentication, resourceTokenAuthenticators } from './assemble-authentication.js';
 import { startInServerControllers } from './in-server-controllers.js';
+import { assembleAggregator, type AggregationOptions } from './assemble-aggregator.js';
 import { startCustomResourceController } from '../apiextensions/serving/crd-controller.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import type { Filter } from './request-state.js';
@@ -54,6 +55,8 @@ export interface StartOptions {
   readonly api?: Filter;
   /** Replaces the authorizer of every request and of impersonation; default: `--authorization-mode`'s. */
   readonly authorizer?: Authorizer;
+  /** The aggregation layer's backend resolver and intervals (assemble-aggregator.ts). */
+  readonly aggregation?: AggregationOptions;
 }
 
 export interface RunningServer {
@@ -145,6 +148,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     let externalHost = '';
     if (api === undefined) {
       const cacheLogger = logger.child({ component: 'watch-cache' });
+      const aggregator = await assembleAggregator(config, logger, options.aggregation);
       const served = apiEndpoints({
         watchCache: (keyPrefix, resource) => {
           const cache = createWatchCache<KubeObject>(theStore, keyPrefix, {
@@ -164,6 +168,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         // --event-ttl, in whole seconds as kube passes it to etcd leases (0: events stay).
         ttlSeconds: { events: Math.floor(config.eventTtlMs / 1000) },
         services,
+        aggregation: aggregator,
       });
       cleanups.push(async () => served.resources.stop());
       const created = await bootstrapNamespaces(served.resources, names);
@@ -192,6 +197,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         });
         cleanups.push(() => crdController.stop());
         await crdController.synced();
+      }
+      // The aggregation layer on every replica: the proxy, availability and the backends' discovery.
+      const apiServices = served.resources.lookup(names.group('apiregistration'), 'v1', 'apiservices')?.registry;
+      if (apiServices !== undefined) {
+        cleanups.push(() => aggregator.stop());
+        await aggregator.start(apiServices);
       }
       tokenAuthenticators.push(...resourceTokenAuthenticators(auth, served.resources, config, names, logger));
       api = served.filter;

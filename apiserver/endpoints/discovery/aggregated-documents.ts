@@ -39,8 +39,8 @@ export function groupDiscovery(g: ServedGroup, naming: Naming) {
     metadata: { ...(g.name === '' ? {} : { name: g.name }), creationTimestamp: null },
     versions: g.versions.map((v) => ({
       version: v.version,
-      resources: v.resources.map((k) => resourceDiscovery(g.name, v.version, k, naming)),
-      freshness: 'Current',
+      resources: v.aggregated?.resources ?? v.resources.map((k) => resourceDiscovery(g.name, v.version, k, naming)),
+      freshness: v.aggregated?.freshness ?? 'Current',
     })),
   };
 }

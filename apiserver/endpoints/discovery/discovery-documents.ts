@@ -9,6 +9,8 @@ import { groupDiscoveryList, type AggregatedVersion } from './aggregated-documen
 import { cachedBody, type CachedBody } from './cached-body.js';
 import { apiGroupDocument, apiGroupList, apiResourceList } from './legacy-documents.js';
 import { servedGroups, type EnabledPredicate, type ServedGroup } from './served-groups.js';
+import type { AggregatedGroupVersion } from '../../aggregator/aggregated-group-version.js';
+import { mergeAggregated } from '../../aggregator/discovery-merge.js';
 
 export interface DiscoveryDocuments {
   readonly groups: readonly ServedGroup[];
@@ -26,15 +28,16 @@ export interface DiscoveryDocuments {
   readonly aggregatedGroups: Readonly<Record<AggregatedVersion, CachedBody>>;
 }
 
-export function discoveryDocuments(kinds: readonly KindStrategy[], naming: Naming, enabled?: EnabledPredicate): DiscoveryDocuments {
-  const groups = servedGroups(kinds, naming, enabled);
+/** `aggregated`: the group versions backends serve (their `/apis/<g>/<v>` is the proxy's, not listed here). */
+export function discoveryDocuments(kinds: readonly KindStrategy[], naming: Naming, enabled?: EnabledPredicate, aggregated: readonly AggregatedGroupVersion[] = []): DiscoveryDocuments {
+  const groups = mergeAggregated(servedGroups(kinds, naming, enabled), aggregated);
   const core = groups.find((g) => g.name === '');
   const named = groups.filter((g) => g.name !== '');
   const groupDocs = new Map<string, CachedBody>();
   const resourceLists = new Map<string, CachedBody>();
   for (const g of groups) {
     if (g.name !== '') groupDocs.set(g.name, cachedBody(apiGroupDocument(g)));
-    for (const v of g.versions) resourceLists.set(apiVersionOf(g.name, v.version), cachedBody(apiResourceList(g.name, v, naming)));
+    for (const v of g.versions) if (v.aggregated === undefined) resourceLists.set(apiVersionOf(g.name, v.version), cachedBody(apiResourceList(g.name, v, naming)));
   }
   const coreList = core === undefined ? [] : [core];
   return {

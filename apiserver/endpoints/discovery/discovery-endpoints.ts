@@ -19,6 +19,7 @@ import { cachedBody, serveCached } from './cached-body.js';
 import { discoveryDocuments, type DiscoveryDocuments } from './discovery-documents.js';
 import { apiVersions } from './legacy-documents.js';
 import type { EnabledPredicate } from './served-groups.js';
+import { noAggregatedGroupVersions, type AggregatedGroupVersion, type AggregatedSource } from '../../aggregator/aggregated-group-version.js';
 
 export interface DiscoveryOptions {
   readonly naming: Naming;
@@ -31,6 +32,8 @@ export interface DiscoveryOptions {
   readonly enabled?: EnabledPredicate;
   /** `host:port` published in `/api`'s serverAddressByClientCIDRs; default: the address the request reached. */
   readonly serverAddress?: string;
+  /** The group versions backends serve (remote APIServices); rebuilt, as `kinds`, when the array changes. */
+  readonly aggregated?: AggregatedSource;
 }
 
 const legacyType = 'application/json';
@@ -39,14 +42,17 @@ const acceptedLegacy = [legacyType];
 const acceptedRoot = [legacyType, aggregatedContentType('v2'), aggregatedContentType('v2beta1')];
 
 /** A one-slot cache: the documents of the last kinds array seen. */
-export function documentsSource(o: Pick<DiscoveryOptions, 'naming' | 'kinds' | 'enabled'>): () => DiscoveryDocuments {
+export function documentsSource(o: Pick<DiscoveryOptions, 'naming' | 'kinds' | 'enabled' | 'aggregated'>): () => DiscoveryDocuments {
   let lastKinds: readonly KindStrategy[] | undefined;
+  let lastAggregated: readonly AggregatedGroupVersion[] | undefined;
   let last: DiscoveryDocuments | undefined;
   return () => {
     const kinds = typeof o.kinds === 'function' ? o.kinds() : o.kinds;
-    if (last === undefined || kinds !== lastKinds) {
-      last = discoveryDocuments(kinds, o.naming, o.enabled);
+    const aggregated = o.aggregated?.() ?? noAggregatedGroupVersions;
+    if (last === undefined || kinds !== lastKinds || aggregated !== lastAggregated) {
+      last = discoveryDocuments(kinds, o.naming, o.enabled, aggregated);
       lastKinds = kinds;
+      lastAggregated = aggregated;
     }
     return last;
   };

@@ -10,8 +10,13 @@ import { compareVersionPriority } from './version-priority.js';
 
 export interface ServedVersion {
   readonly version: string;
-  /** Sorted by `resource`. Never empty. */
+  /** Sorted by `resource`. Never empty, except for a version served by a backend (`aggregated`). */
   readonly resources: readonly KindStrategy[];
+  /**
+   * Set for a group version a remote APIService serves (apiserver/aggregator/discovery-merge.ts): the
+   * backend's resources in aggregated-discovery form and their freshness.
+   */
+  readonly aggregated?: { readonly resources: readonly unknown[]; readonly freshness: 'Current' | 'Stale' };
 }
 
 export interface ServedGroup {

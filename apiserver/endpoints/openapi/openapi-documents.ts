@@ -12,6 +12,8 @@ import { openapiV2Document } from './openapi-v2.js';
 import { protobufBody } from './openapi-v2-protobuf.js';
 import { openapiV3Document, v3PathKey } from './openapi-v3.js';
 import type { PathOptions } from './paths.js';
+import type { AggregatedGroupVersion } from '../../aggregator/aggregated-group-version.js';
+import { aggregatedV3Documents, mergeOpenAPIV2 } from '../../aggregator/openapi-merge.js';
 
 export interface OpenAPIDocuments {
   /** `/openapi/v3`: `{"paths": {"api/v1": {"serverRelativeURL": "/openapi/v3/api/v1?hash=<H>"}, ...}}`. */
@@ -27,7 +29,14 @@ export function serverRelativeURL(key: string, hash: string): string {
   return `/openapi/v3/${key}?hash=${hash}`;
 }
 
-export function openapiDocuments(kinds: readonly KindStrategy[], naming: Naming, enabled: EnabledPredicate | undefined, o: PathOptions): OpenAPIDocuments {
+/** `aggregated`: the group versions backends serve, whose OpenAPI is merged in (aggregator/openapi-merge.ts). */
+export function openapiDocuments(
+  kinds: readonly KindStrategy[],
+  naming: Naming,
+  enabled: EnabledPredicate | undefined,
+  o: PathOptions,
+  aggregated: readonly AggregatedGroupVersion[] = [],
+): OpenAPIDocuments {
   const entries: GroupVersionEntry[] = [];
   for (const g of servedGroups(kinds, naming, enabled)) for (const served of g.versions) entries.push({ group: g.name, served });
   const v3 = new Map<string, CachedBody>();
@@ -38,9 +47,14 @@ export function openapiDocuments(kinds: readonly KindStrategy[], naming: Naming,
     v3.set(key, body);
     paths[key] = { serverRelativeURL: serverRelativeURL(key, body.hash) };
   }
+  for (const [key, doc] of aggregatedV3Documents(aggregated)) {
+    const body = cachedBody(doc);
+    v3.set(key, body);
+    paths[key] = { serverRelativeURL: serverRelativeURL(key, body.hash) };
+  }
   let v2: CachedBody | undefined;
   let v2Protobuf: CachedBody | undefined;
-  const v2Json = (): CachedBody => (v2 ??= cachedBody(openapiV2Document(naming, entries, o)));
+  const v2Json = (): CachedBody => (v2 ??= cachedBody(mergeOpenAPIV2(openapiV2Document(naming, entries, o), aggregated)));
   return {
     v3Root: cachedBody({ paths }),
     v3,

@@ -22,6 +22,7 @@ import { GnosticError } from './gnostic-v2.js';
 import { openapiDocuments, serverRelativeURL, type OpenAPIDocuments } from './openapi-documents.js';
 import { chooseOpenAPIV2Form, openapiV2MediaTypes } from './openapi-v2-accept.js';
 import { openapiV2ProtobufType } from './openapi-v2-protobuf.js';
+import { noAggregatedGroupVersions, type AggregatedGroupVersion, type AggregatedSource } from '../../aggregator/aggregated-group-version.js';
 
 export interface OpenAPIOptions {
   readonly naming: Naming;
@@ -36,6 +37,8 @@ export interface OpenAPIOptions {
    * `application/cbor`, `application/cbor-seq` and `application/apply-patch+cbor`. Default false.
    */
   readonly cbor?: boolean;
+  /** The group versions backends serve (remote APIServices); documents are rebuilt when the array changes. */
+  readonly aggregated?: AggregatedSource;
 }
 
 const jsonType = 'application/json';
@@ -48,12 +51,15 @@ export function openapiEndpoints(o: OpenAPIOptions): Filter {
     cbor: o.cbor === true,
   };
   let lastKinds: readonly KindStrategy[] | undefined;
+  let lastAggregated: readonly AggregatedGroupVersion[] | undefined;
   let last: OpenAPIDocuments | undefined;
   const documents = (): OpenAPIDocuments => {
     const kinds = typeof o.kinds === 'function' ? o.kinds() : o.kinds;
-    if (last === undefined || kinds !== lastKinds) {
-      last = openapiDocuments(kinds, o.naming, o.enabled, pathOptions);
+    const aggregated = o.aggregated?.() ?? noAggregatedGroupVersions;
+    if (last === undefined || kinds !== lastKinds || aggregated !== lastAggregated) {
+      last = openapiDocuments(kinds, o.naming, o.enabled, pathOptions, aggregated);
       lastKinds = kinds;
+      lastAggregated = aggregated;
     }
     return last;
   };

@@ -16,6 +16,7 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'rbac/RoleBinding',
     'rbac/Role',
     'apiextensions/CustomResourceDefinition',
+    'apiregistration/APIService',
     'authentication/SelfSubjectReview',
     'authentication/TokenReview',
     'authorization/LocalSubjectAccessReview',

@@ -21,6 +21,7 @@ import { clusterRoleBindings } from './rbac/clusterrolebinding.js';
 import { clusterRoles } from './rbac/clusterrole.js';
 import { roleBindings } from './rbac/rolebinding.js';
 import { roles } from './rbac/role.js';
+import { apiServices } from './apiregistration/apiservice.js';
 import { customResourceDefinitions } from './apiextensions/crd.js';
 
 const BUILTIN: readonly KindStrategy[] = Object.freeze([
@@ -37,6 +38,7 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   roleBindings,
   roles,
   customResourceDefinitions,
+  apiServices,
   // The review APIs: virtual (create only, never stored).
   selfSubjectReviews,
   tokenReviews,
