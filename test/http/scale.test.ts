@@ -18,7 +18,7 @@ import { builtinKinds } from '../../apiserver/registry/kinds/index.js';
 import type { RunningServer } from '../../apiserver/server/start-server.js';
 import { openStore } from '../../storage/open-store.js';
 import type { Store } from '../../storage/interface.js';
-import { startTestServer, stopAll, tempDir } from '../server/helpers.js';
+import { eventually, startTestServer, stopAll, tempDir } from '../server/helpers.js';
 import { apiRequest, createNamespace, type ApiResponse, type TestApi } from './helpers.js';
 import { readFileSync } from 'node:fs';
 import { adminTokenPath } from '../../apiserver/auth/admin-credentials.js';
@@ -333,6 +333,36 @@ describe('kubectl scale', () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
+  }, 60_000);
+});
+
+describe('through the CRD controller of a started server (k8s.io mode)', () => {
+  it('a definition with a scale sub-resource serves /scale once established; kubectl scale and the deprecation warning work', async () => {
+    const dir = tempDir('scale-e2e-');
+    const full = await startTestServer({ dataDir: dir, groupDomain: 'k8s.io' });
+    const token = readFileSync(adminTokenPath(dir), 'utf8').trim();
+    const base = { url: full.url, ca: full.caPem!, token };
+    const req = (m: string, p: string, o = {}) => apiRequest(base, m, p, o);
+    const created = await req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd });
+    expect(created.status).toBe(201);
+    await eventually(async () => (await req('GET', '/apis/example.com/v1/widgets')).status === 200, 'widgets served', 10_000);
+    const space = `e2e-${process.pid}`;
+    expect((await req('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: space } } })).status).toBe(201);
+    const path = `/apis/example.com/v1/namespaces/${space}/widgets`;
+    expect((await req('POST', path, { body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'a' }, spec: { replicas: 1 } } })).status).toBe(201);
+    const home = mkdtempSync(join(tmpdir(), 'scale-kubectl-'));
+    try {
+      const out = await kubectl(['--kubeconfig', full.kubeconfigPath!, '-n', space, 'scale', 'widget/a', '--replicas=4'], home);
+      expect(out).toMatchObject({ status: 0, stdout: 'widget.example.com/a scaled\n' });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+    const scale = await req('GET', `${path}/a/scale`);
+    expect(scale.json()).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 4 }, status: { replicas: 0 } });
+    const old = await req('GET', `/apis/example.com/v1beta1/namespaces/${space}/widgets/a/scale`);
+    expect(old.status).toBe(200);
+    expect(old.json().spec).toEqual({ replicas: 4 });
+    expect(old.warnings()).toEqual(['299 - "example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget"']);
   }, 60_000);
 });
 
