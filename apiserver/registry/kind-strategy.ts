@@ -138,6 +138,12 @@ export interface KindStrategy {
   readonly connectSubresources?: readonly ConnectSubresource[];
 
   /**
+   * Unknown fields inside parts of the schema that are free-form (`x-kubernetes-preserve-unknown-fields`)
+   * but typed in Kubernetes (CustomResourceDefinition's JSONSchemaProps): removes them from a decoded body
+   * and returns their paths, which then count as unknown fields for `fieldValidation` (400 under Strict).
+   */
+  unknownFields?(obj: Record<string, unknown>, naming: Naming): string[];
+  /**
    * A check of the writer against the object, before prepareForCreate / prepareForUpdate (Kubernetes runs
    * its RBAC policy checks before the standard storage): `old` is undefined on create. Throws a
    * StatusError (403 for escalation). Main resource only.

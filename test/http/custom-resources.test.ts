@@ -199,6 +199,26 @@ describeBackends(all, (b) => {
     });
   });
 
+  it('treats members JSONSchemaProps lacks (Kubernetes-spelled extensions here) as unknown fields', async () => {
+    const group = `${uniqueName('g')}.example.com`;
+    const body = widgetCrd(group) as any;
+    body.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [{ rule: 'false', messagex: 'x' }];
+    body.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-platform-validations'][0].messagex = 'typo';
+    const strict = await api.request('POST', CRDS, { body, query: { fieldValidation: 'Strict' } });
+    expect(strict.status).toBe(400);
+    expect(strict.json().message).toBe(
+      'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: ' +
+        'unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-validations", ' +
+        'unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.x-platform-validations[0].messagex"',
+    );
+    const warned = await api.request('POST', CRDS, { body, query: { fieldValidation: 'Warn' } });
+    expect(warned.status).toBe(201);
+    expect(warned.warnings().join('\n')).toContain('unknown field \\"spec.versions[0].schema.openAPIV3Schema.properties.spec.x-kubernetes-validations\\"');
+    const spec = warned.json().spec.versions[0].schema.openAPIV3Schema.properties.spec;
+    expect(spec['x-kubernetes-validations']).toBeUndefined();
+    expect(spec['x-platform-validations']).toEqual([{ rule: "self.size < 9 || self.color == 'red'", message: 'big widgets must be red' }]);
+  });
+
   it('does not accept names another definition of the group holds', async () => {
     const group = `${uniqueName('g')}.example.com`;
     await createCrd(api, widgetCrd(group));

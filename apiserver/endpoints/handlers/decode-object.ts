@@ -81,7 +81,8 @@ function finish(decoded: { object: unknown; warnings: string[] }): DecodedReques
 function decodeAs(scope: RequestScope, obj: Record<string, unknown>, duplicateFields: readonly string[], fieldValidation: FieldValidation, codecUnknown: readonly string[]) {
   const { strategy } = scope.served;
   try {
-    return decodeParsed(obj, duplicateFields, strategy.schema, fieldValidation, codecUnknown);
+    const kindUnknown = strategy.unknownFields?.(obj, scope.naming) ?? [];
+    return decodeParsed(obj, duplicateFields, strategy.schema, fieldValidation, kindUnknown.length === 0 ? codecUnknown : [...codecUnknown, ...kindUnknown]);
   } catch (err) {
     if (isStatusError(err) && err.reason === 'BadRequest') {
       throw badRequest(`${strategy.kind} in version "${strategy.version}" cannot be handled as a ${strategy.kind}: ${err.message}`);

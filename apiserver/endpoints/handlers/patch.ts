@@ -69,10 +69,11 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
       throw badRequest('the patched object must be a JSON object');
     }
+    const kindUnknown = served.strategy.unknownFields?.(patched as Record<string, unknown>, scope.naming) ?? [];
     const decoded =
       smpPatch !== undefined
-        ? decodeStrategicMergeResult(patched, smpPatch, duplicateFields, served.strategy.schema, options.fieldValidation)
-        : decodeParsed(patched, [], served.strategy.schema, options.fieldValidation);
+        ? decodeStrategicMergeResult(patched, smpPatch, duplicateFields, served.strategy.schema, options.fieldValidation, kindUnknown)
+        : decodeParsed(patched, [], served.strategy.schema, options.fieldValidation, kindUnknown);
     warnings = decoded.warnings;
     return decoded.object as KubeObject;
   };

@@ -28,6 +28,8 @@ export interface ApplyTarget {
   readonly apiVersion: string;
   readonly kind: string;
   readonly schema: Schema;
+  /** Unknown fields the kind finds itself (KindStrategy.unknownFields). */
+  readonly kindUnknown?: (config: Record<string, unknown>) => string[];
   readonly namespace: string;
   readonly name: string;
 }
@@ -42,6 +44,7 @@ export function checkApplyConfig(config: unknown, t: ApplyTarget): KubeObject {
   else if (meta.managedFields !== undefined && meta.managedFields !== null) throw badRequest('metadata.managedFields must be nil');
   const where = `${t.namespace}/${t.name}; ${gvkString(t.apiVersion, t.kind)}`;
   const unknown = unknownFields(config, t.schema);
+  if (t.kindUnknown !== undefined) unknown.push(...t.kindUnknown(config));
   if (unknown.length > 0) {
     throw badRequest(`failed to create typed patch object (${where}): ${unknown.map((p) => `.${p}: field not declared in schema`).join('\n')}`);
   }

@@ -39,7 +39,15 @@ export function checkIfMatch(ctx: RegistryContext, name: string, ifMatch: string
 export async function applyObject(ctx: RegistryContext, namespace: string, name: string, input: unknown, opts: ApplyOptions): Promise<UpdateResult> {
   const ns = requestNamespace(ctx, namespace);
   const key = ctx.keys.objectKey(ns, name);
-  const config = checkApplyConfig(input, { apiVersion: ctx.apiVersion, kind: ctx.strategy.kind, schema: ctx.strategy.schema, namespace: ns, name });
+  const unknownOf = ctx.strategy.unknownFields;
+  const config = checkApplyConfig(input, {
+    apiVersion: ctx.apiVersion,
+    kind: ctx.strategy.kind,
+    schema: ctx.strategy.schema,
+    ...(unknownOf === undefined ? {} : { kindUnknown: (c: Record<string, unknown>) => unknownOf(c, ctx.naming) }),
+    namespace: ns,
+    name,
+  });
   const status = opts.subresource === 'status';
   const stepOpts = { ...opts, applied: true };
   const res = await guaranteedUpdate(ctx, key, name, opts.dryRun === true, async (current) => {

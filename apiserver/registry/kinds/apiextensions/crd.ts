@@ -28,6 +28,7 @@ import { crdSchema } from './crd-schema.js';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate, validateNames } from './crd-validation.js';
 import { isObject, objectAt, stringAt, type Json } from './json-schema-node.js';
 import { cleanupFinalizer, setCondition } from './crd-conditions.js';
+import { removeUnknownSchemaMembers } from './schema-members.js';
 import type { Naming } from '../../../naming/naming.js';
 
 const prefixOf = (ctx: StrategyContext): string => ctx.naming.extension('');
@@ -79,6 +80,7 @@ export const customResourceDefinitions = Object.freeze({
   // On update the full validation runs in validateUpdate, which needs the stored definition.
   validate: (obj: KubeObject, ctx: StrategyContext): FieldError[] => (ctx.operation === 'create' ? validateCustomResourceDefinition(obj, prefixOf(ctx)) : []),
   validateUpdate: (obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] => validateCustomResourceDefinitionUpdate(obj, old, prefixOf(ctx)),
+  unknownFields: (obj: Record<string, unknown>, naming: Naming): string[] => removeUnknownSchemaMembers(obj, naming.extension('')),
   markForDeletion(obj: KubeObject, naming: Naming): boolean {
     const finalizer = cleanupFinalizer(naming);
     const finalizers = obj.metadata.finalizers ?? [];

@@ -19,9 +19,11 @@ export function decodeStrategicMergeResult(
   duplicateFields: readonly string[],
   schema: Schema,
   fieldValidation: FieldValidation,
+  /** Unknown fields the kind found itself (KindStrategy.unknownFields). */
+  kindUnknown: readonly string[] = [],
 ): Decoded {
   try {
-    return decodeParsed(patched, fieldValidation === 'Ignore' ? [] : duplicateFields, schema, fieldValidation);
+    return decodeParsed(patched, fieldValidation === 'Ignore' ? [] : duplicateFields, schema, fieldValidation, kindUnknown);
   } catch (err) {
     if (!isStatusError(err) || err.code !== 400 || !err.message.startsWith(STRICT_PREFIX)) throw err;
     const message = `Invalid value: ${JSON.stringify(goValue(patch))}: ${err.message}`;
