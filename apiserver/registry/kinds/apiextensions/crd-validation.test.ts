@@ -511,3 +511,20 @@ describe('update rules and API approval', () => {
     expect(errorsOf(crd({ group: 'x.k8s.io' }, { name: 'widgets.x.k8s.io', annotations: { 'api-approved.kubernetes.io': 'https://github.com/kubernetes/enhancements/pull/1111' } }))).toEqual([]);
   });
 });
+
+describe('bounds', () => {
+  /** An object schema `depth` levels deep (the root counts), each level one property `a`. */
+  const nested = (depth: number): Json => {
+    let node: Json = { type: 'string' };
+    for (let i = 1; i < depth; i++) node = objectSchema({ a: node });
+    return node;
+  };
+
+  test('a schema nested deeper than 64 levels is refused before anything walks it; 64 levels are fine', () => {
+    expect(errorsOf(withSchema(nested(64)))).toEqual([]);
+    expect(errorsOf(withSchema(nested(65)))).toEqual(// One version's schema is reported where Kubernetes reports it, hoisted to spec.validation.
+    ['spec.validation.openAPIV3Schema: Forbidden: must not nest schemas more than 64 levels deep']);
+    // Deep enough to overflow any recursive walk: still one clean error.
+    expect(errorsOf(withSchema(nested(20_000)))).toHaveLength(1);
+  });
+});

@@ -27,6 +27,7 @@ import { Extensions, isObject, isSet, objectAt, schemaList, schemaMap, stringAt,
 import { validFieldPath } from './schema-field-path.js';
 import { validateDefaults } from './default-validation.js';
 import { validateStructural } from './structural-schema.js';
+import { MAX_SCHEMA_DEPTH, schemaDepth } from './schema-depth.js';
 
 export interface SchemaValidationOptions {
   readonly x: Extensions;
@@ -93,6 +94,8 @@ export function validateCustomResourceValidation(validation: Json | undefined, s
   if (schema === undefined) return [];
   const errs: FieldError[] = [];
   const schemaPath = p.child('openAPIV3Schema');
+  // Nothing else is checked on a schema past the depth bound: every other check walks it recursively.
+  if (schemaDepth(schema) > MAX_SCHEMA_DEPTH) return [forbidden(schemaPath, `must not nest schemas more than ${MAX_SCHEMA_DEPTH} levels deep`)];
 
   if (statusEnabled) {
     for (const [json, go] of ROOT_MEMBERS) {
