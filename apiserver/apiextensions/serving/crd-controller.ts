@@ -7,7 +7,9 @@
  *    stored under `<etcd-prefix>/<group>/<plural>/`; a changed definition is served anew (the watch cache of
  *    its prefix and the watchers on it stay); a removed one stops being served (its cache stops and its
  *    watchers end). Discovery and OpenAPI follow the served set. While the definition is Terminating its
- *    resources are still read, watched and deleted, but create is 405, as Kubernetes answers;
+ *    resources are still read, watched and deleted, but create is 405, as Kubernetes answers. A definition
+ *    whose documents cannot be built is not served (publishable.ts), so it cannot break `/apis` or
+ *    `/openapi` for everyone;
  * 2. keeps the status (a queue worker): the accepted names with NamesAccepted and Established
  *    (accepted-names.ts), and, for a definition being deleted, the cleanup finalizer: Terminating
  *    InstanceDeletionInProgress, every instance deleted (instance-cleanup.ts), the finalizer removed, which
@@ -29,6 +31,7 @@ import { CUSTOM_RESOURCE_VALIDATION_STYLE, customResourceKinds } from '../../reg
 import { isObject, stringAt, type Json } from '../../registry/kinds/apiextensions/json-schema-node.js';
 import { acceptedNamesOf, decideNames, namesAt, usedNames } from './accepted-names.js';
 import { deleteInstances, type CleanupOptions } from './instance-cleanup.js';
+import { checkPublishable } from './publishable.js';
 
 /** The field manager of the controller's status writes (Kubernetes': the API server's own). */
 export const CRD_CONTROLLER_FIELD_MANAGER = 'kube-apiserver';
@@ -94,6 +97,7 @@ export function startCustomResourceController(o: CustomResourceControllerOptions
       const servingForm = { ...crd, spec: { ...spec, names: { ...names, ...accepted, plural: stringAt(names, 'plural') } } } as KubeObject;
       let kinds = kindsOf(servingForm);
       if (terminating) kinds = kinds.map(refusingCreate);
+      else checkPublishable(kinds, o.naming);
       o.resources.serveSet(name, kinds, {
         resourcePrefix: `${stringAt(spec, 'group')}/${stringAt(names, 'plural')}`,
         validationStyle: CUSTOM_RESOURCE_VALIDATION_STYLE,
