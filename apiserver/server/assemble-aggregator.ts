@@ -1,7 +1,7 @@
 /**
  * The aggregation layer of a server (apiserver/aggregator/): the proxy client certificate read from
- * `--proxy-client-cert-file` / `--proxy-client-key-file` (checked before anything opens: an unreadable or
- * mismatched pair fails the start), the backend resolver (StartOptions.aggregation; default the Service's
+ * `--proxy-client-cert-file` / `--proxy-client-key-file` (read once at start: an unreadable or mismatched
+ * pair fails the start), the backend resolver (StartOptions.aggregation; default the Service's
  * DNS name) and the feature gates the proxy honours. Started by start-server once the APIService registry
  * is served.
  */

@@ -14,7 +14,7 @@
  * group version (`get --raw`, `api-resources`).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,6 @@ import { apiRequest, type ApiResponse } from '../http/helpers.js';
 import { eventually, memoryLogger, stopAll, tempDir, testConfig } from '../server/helpers.js';
 import { generateCa, issueCert } from '../server/proxy-certs.js';
 import { startServer, type RunningServer } from '../../apiserver/server/start-server.js';
-import { readFileSync } from 'node:fs';
 import { adminTokenPath } from '../../apiserver/auth/admin-credentials.js';
 import { startWidgetBackend, type WidgetBackend } from './widget-backend.js';
 
@@ -230,6 +229,16 @@ test('a stopped backend turns the condition False and the proxy answers 503; a r
   await backend.start();
   await eventually(async () => (await available())?.status === 'True', 'Available True again');
   expect((await api('GET', `/apis/${GV}/namespaces/x/widgets`)).status).toBe(200);
+});
+
+test('a proxy client certificate that does not match its key fails the start', async () => {
+  const ca = await generateCa('front-proxy-ca');
+  const [a, b] = [await issueCert(ca, 'a'), await issueCert(ca, 'b')];
+  const dir = tempDir('aggregator-mismatch-');
+  writeFileSync(join(dir, 'a.crt'), a.certPem);
+  writeFileSync(join(dir, 'b.key'), b.keyPem);
+  await expect(startServer(testConfig({ dataDir: join(dir, 'data'), proxyClient: { certFile: join(dir, 'a.crt'), keyFile: join(dir, 'b.key') } }), { logger: memoryLogger().logger }))
+    .rejects.toThrow(/--proxy-client-cert-file .*a\.crt and --proxy-client-key-file .*b\.key/);
 });
 
 function kubectl(args: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
