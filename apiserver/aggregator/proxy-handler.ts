@@ -115,6 +115,8 @@ function forward(ctx: AppContext, o: ProxyOptions, target: ProxyTarget, endpoint
         return done();
       }
       signal.removeEventListener('abort', onAbort);
+      // Our own abort (client gone, deadline, shutdown) was answered by onAbort.
+      if (signal.aborted) return;
       o.logger?.warn({ err: err.message, apiService: target.name }, 'aggregator: backend unreachable');
       o.onUnreachable?.(target.name);
       reject(serviceUnavailable(SERVICE_UNAVAILABLE));
