@@ -257,6 +257,11 @@ export class ClientProcess {
     }
   }
 
+  /** Sends one command line on the client's stdin (e.g. `start` to custom-object-informer.mjs). */
+  send(command: string): void {
+    this.child.stdin!.write(`${command}\n`);
+  }
+
   /** Asks for the client's cache. */
   async dump(): Promise<{ rv: string; objects: Map<string, ObjectState> }> {
     const before = this.of('dump').length;
