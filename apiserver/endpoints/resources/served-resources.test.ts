@@ -16,6 +16,7 @@ import { builtinKinds } from '../../registry/kinds/index.js';
 import { createWatchCache } from '../../../storage/cache/watch-cache.js';
 import type { CachedObject, CacheWatchEvent, WatchCache } from '../../../storage/cache/types.js';
 import { openMemoryStore, type MemoryStore } from '../../../storage/memory/memory-store.js';
+import { customResourceKinds } from '../../registry/kinds/apiextensions/custom-resource-kinds.js';
 import { serveResources, type ServedResources } from './served-resources.js';
 
 let dir: string;
@@ -219,3 +220,63 @@ test('events expire with the ttl of their stored resource, whichever view wrote 
   await gone;
   expect((await statusError(core().get('default', 'e9'))).code).toBe(404);
 }, 15_000);
+
+describe('sets served at runtime (custom resources)', () => {
+  const crd = (versions: string[], plural = 'widgets'): KubeObject => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.example.com` },
+    spec: {
+      group: 'example.com',
+      names: { plural, kind: 'Widget', singular: 'widget', listKind: 'WidgetList' },
+      scope: 'Namespaced',
+      versions: versions.map((name, i) => ({ name, served: true, storage: i === 0, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } })),
+    },
+  });
+  const options = { resourcePrefix: 'example.com/widgets', validationStyle: 'crd' as const };
+  const cachePrefix = '/registry/example.com/widgets/';
+
+  test('a set adds its versions over one watch cache; kinds() changes identity only when the set does', () => {
+    const before = served.kinds();
+    expect(served.kinds()).toBe(before);
+    served.serveSet('widgets.example.com', customResourceKinds(crd(['v1', 'v2']), names), options);
+    expect(served.kinds()).not.toBe(before);
+    expect(served.kinds().length).toBe(before.length + 2);
+    expect(served.lookup('example.com', 'v2', 'widgets')?.set).toBe('widgets.example.com');
+    expect([...caches.keys()].filter((k) => k.startsWith('/registry/example.com/'))).toEqual([cachePrefix]);
+    expect(served.lookup('example.com', 'v1', 'widgets')!.registry.context.keys.objectKey('ns', 'a')).toBe('/registry/example.com/widgets/ns/a');
+  });
+
+  test('replacing a set keeps the cache and its watchers; removing it stops the cache and ends them', async () => {
+    served.serveSet('widgets.example.com', customResourceKinds(crd(['v1']), names), options);
+    const v1 = served.lookup('example.com', 'v1', 'widgets')!.registry;
+    await v1.create('default', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'a' } });
+    const cache = caches.get(cachePrefix)!;
+    const watcher = cache.watch({ keyPrefix: cachePrefix, start: { kind: 'state', revision: 0 } });
+    const it = watcher[Symbol.asyncIterator]();
+    expect((await it.next()).value).toMatchObject({ type: 'ADDED' });
+
+    served.serveSet('widgets.example.com', customResourceKinds(crd(['v1', 'v2']), names), options);
+    expect(caches.get(cachePrefix)).toBe(cache);
+    await served.lookup('example.com', 'v2', 'widgets')!.registry.create('default', { apiVersion: 'example.com/v2', kind: 'Widget', metadata: { name: 'b' } });
+    expect((await it.next()).value).toMatchObject({ type: 'ADDED', object: { object: { metadata: { name: 'b' } } } });
+
+    served.removeSet('widgets.example.com');
+    expect(served.lookup('example.com', 'v1', 'widgets')).toBeUndefined();
+    expect((await it.next()).done).toBe(true);
+    // The objects stay in the store; serving the set again makes a fresh cache that lists them.
+    caches.delete(cachePrefix);
+    served.serveSet('widgets.example.com', customResourceKinds(crd(['v1']), names), options);
+    expect(caches.get(cachePrefix)).not.toBe(cache);
+    const list = await served.lookup('example.com', 'v1', 'widgets')!.registry.list('default');
+    expect(list.items.map((i) => i.metadata.name)).toEqual(['a', 'b']);
+  });
+
+  test('a set never takes over what the built-in kinds or another set serve', () => {
+    const clash = { ...customResourceKinds(crd(['v1']), names)[0]!, group: '', resource: 'configmaps' };
+    expect(() => served.serveSet('configmaps.x', [clash], options)).toThrow('configmaps./v1 is already served by a built-in kind');
+    served.serveSet('widgets.example.com', customResourceKinds(crd(['v1']), names), options);
+    expect(() => served.serveSet('other', customResourceKinds(crd(['v1']), names), options)).toThrow('already served by widgets.example.com');
+    expect(served.lookup('', 'v1', 'configmaps')?.set).toBe('');
+  });
+});
