@@ -162,6 +162,8 @@ for (const variant of variants) {
         ['podtemplates', '', 'v1', 'true', 'PodTemplate'],
         ['secrets', '', 'v1', 'true', 'Secret'],
         ['serviceaccounts', 'sa', 'v1', 'true', 'ServiceAccount'],
+        ['customresourcedefinitions', 'crd,crds', group('apiextensions'), 'false', 'CustomResourceDefinition'],
+        ['apiservices', '', group('apiregistration'), 'false', 'APIService'],
         ['selfsubjectreviews', '', group('authentication'), 'false', 'SelfSubjectReview'],
         ['tokenreviews', '', group('authentication'), 'false', 'TokenReview'],
         ['localsubjectaccessreviews', '', group('authorization'), 'true', 'LocalSubjectAccessReview'],
