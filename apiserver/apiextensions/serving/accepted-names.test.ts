@@ -49,7 +49,7 @@ test('built-in resources of the group count, other groups do not; an Established
   expect(d.namesAccepted).toMatchObject({ reason: 'PluralConflict', message: '"roles" is already in use' });
   const otherGroup = crd('widgets.other.com', { plural: 'widgets', kind: 'Widget' }, {}, 'other.com');
   expect(decideNames(otherGroup, usedNames('widgets.other.com', 'other.com', [widgets], [])).namesAccepted.status).toBe('True');
-  const established = { ...widgets, status: { ...widgets.status, conditions: [{ type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }] } };
+  const established = { ...widgets, status: { ...(widgets.status as Record<string, unknown>), conditions: [{ type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }] } };
   const renamed = { ...established, spec: { group: 'example.com', names: { plural: 'widgets', kind: 'Gadget' } } };
   const d2 = decideNames(renamed, usedNames('widgets.example.com', 'example.com', [crd('g.example.com', {}, { acceptedNames: { plural: 'gs', kind: 'Gadget' } })], []));
   expect(d2.namesAccepted.status).toBe('False');
