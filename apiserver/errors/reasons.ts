@@ -20,6 +20,8 @@ export const reasonCodes = {
   InternalError: 500,
   ServiceUnavailable: 503,
   Timeout: 504,
+  /** StatusReasonUnknown: a plain error turned into a Status (500 unless a code is given), written without a reason. Last, so 500 maps back to InternalError. */
+  '': 500,
 } as const satisfies Record<string, number>;
 
 export type StatusReason = keyof typeof reasonCodes;

@@ -7,7 +7,8 @@ export interface StatusBody {
   readonly metadata: { readonly continue?: string; readonly resourceVersion?: string };
   readonly status: 'Failure';
   readonly message: string;
-  readonly reason: string;
+  /** Absent when empty (Kubernetes' StatusReasonUnknown), as Go omits it. */
+  readonly reason?: string;
   readonly details?: StatusDetails;
   readonly code: number;
 }
@@ -20,7 +21,7 @@ export function statusBody(err: StatusError): StatusBody {
     metadata: err.metadata ?? {},
     status: 'Failure',
     message: err.message,
-    reason: err.reason,
+    ...(err.reason === '' ? {} : { reason: err.reason }),
     ...(err.details === undefined ? {} : { details: err.details }),
     code: err.code,
   };

@@ -7,7 +7,6 @@
  * only: the caller answers the request that needed the conversion and keeps serving everything else.
  */
 import { StatusError } from '../../errors/status-error.js';
-import type { StatusReason } from '../../errors/reasons.js';
 
 /** Thrown by the converters; `message` is Kubernetes' error text. */
 export class ConversionError extends Error {
@@ -15,9 +14,9 @@ export class ConversionError extends Error {
 }
 
 /**
- * The Status for a conversion failure: code 500, reason empty (Kubernetes' StatusReasonUnknown, which has
- * no entry in our reason table; the body then carries `"reason": ""`, where Go omits the empty member).
+ * The Status for a conversion failure: code 500, reason empty (Kubernetes' StatusReasonUnknown; the body then
+ * leaves `reason` out, as Go omits the empty member).
  */
 export function conversionStatus(err: ConversionError): StatusError {
-  return new StatusError('' as StatusReason, err.message, undefined, 500);
+  return new StatusError('', err.message, undefined, 500);
 }
