@@ -183,6 +183,15 @@ describeBackends(all, (b) => {
       expect(smp.status).toBe(415);
     });
 
+    it('are deleted with their namespace', async () => {
+      const doomed = await createNamespace(api);
+      const path = `/apis/${group}/v1/namespaces/${doomed}/widgets`;
+      expect((await api.request('POST', path, { body: widget('gone', { color: 'red' }, group) })).status).toBe(201);
+      expect((await api.request('DELETE', `/api/v1/namespaces/${doomed}`)).status).toBe(200);
+      await eventually(async () => (await api.request('GET', `/api/v1/namespaces/${doomed}`)).status === 404, 'namespace removed');
+      expect((await api.request('GET', `${path}/gone`)).status).toBe(404);
+    });
+
     it('watches, honours dry run and deletes collections', async () => {
       const w = await openWatch(api, base, { resourceVersion: (await api.request('GET', base)).json().metadata.resourceVersion });
       const dry = await api.request('POST', base, { body: widget('dry', { color: 'red' }, group), query: { dryRun: 'All' } });
