@@ -54,13 +54,15 @@ export function apiEndpoints(o: ApiOptions): Api {
     ...(o.watchCache ? { watchCache: o.watchCache } : {}),
     ...(o.ttlSeconds ? { ttlSeconds: o.ttlSeconds } : {}),
   });
-  // Discovery and OpenAPI follow what is served now: custom resources come and go at runtime.
+  // Discovery and OpenAPI follow what is served now: custom resources come and go at runtime. They get no
+  // `--runtime-config` predicate: the built-in kinds it disables are not in `resources` at all, and a CRD's
+  // versions are served whatever their level (a v1alpha1-only CRD such as Argo CD's must stay discoverable).
   const kinds = (): readonly KindStrategy[] => resources.kinds();
   const aggregated = o.aggregation === undefined ? {} : { aggregated: o.aggregation.source };
-  const discovery = discoveryEndpoints({ naming: o.naming, kinds, ...(enabled ? { enabled } : {}), ...aggregated });
+  const discovery = discoveryEndpoints({ naming: o.naming, kinds, ...aggregated });
   const features = o.features ?? defaultFeatureGates;
   const cbor = features.enabled('CBORServingAndStorage');
-  const openapi = openapiEndpoints({ naming: o.naming, kinds, cbor, ...(enabled ? { enabled } : {}), ...aggregated });
+  const openapi = openapiEndpoints({ naming: o.naming, kinds, cbor, ...aggregated });
   const router = resourceRouter({ naming: o.naming, resources, features, ...(o.services ? { services: o.services } : {}) });
   const local: Filter = (ctx, next) => discovery(ctx, () => openapi(ctx, () => router(ctx, next)));
   const proxy = o.aggregation?.filter;

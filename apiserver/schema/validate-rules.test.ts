@@ -444,7 +444,7 @@ describe('after schema validation: blocking errors', () => {
     const value = { spec: { a: 'x' } };
     const errs = validateValue(value, schema);
     validateRulesAfter(errs, value, schema);
-    expect(texts(errs)).toEqual(['spec.a: Invalid value: "string": spec.a in body must be of type integer: "string"', `Invalid value: "null": ${RULES_NOT_CHECKED}`]);
+    expect(texts(errs)).toEqual(['spec.a: Invalid value: "string": spec.a in body must be of type integer: "string"', `<nil>: Invalid value: "null": ${RULES_NOT_CHECKED}`]);
   });
 
   test('a non-blocking error: the rules run too (one 422 with all causes)', () => {
@@ -558,7 +558,7 @@ describe('Gateway API: invalid objects are rejected with the rules\' messages', 
     const bad = route([{ type: 'NoSuchFilter', urlRewrite: {} }]);
     const { errors } = admit(bad);
     expect(errors[0]).toMatch(/^spec\.rules\[0\]\.filters\[0\]\.type: Unsupported value: "NoSuchFilter": supported values: /);
-    expect(errors[errors.length - 1]).toBe(`Invalid value: "null": ${RULES_NOT_CHECKED}`);
+    expect(errors[errors.length - 1]).toBe(`<nil>: Invalid value: "null": ${RULES_NOT_CHECKED}`);
   });
 
   test('GatewayClass controllerName is immutable (a transition rule)', () => {

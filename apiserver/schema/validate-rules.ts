@@ -84,8 +84,9 @@ export function blocksRules(errors: readonly FieldError[]): boolean {
 export function validateRulesAfter(errors: FieldError[], value: unknown, schema: SchemaNode, options: RuleValidationOptions = {}): string[] {
   if (!hasValidationRules(schema, options.extensionPrefix)) return [];
   if (blocksRules(errors)) {
-    // Kubernetes' field.Invalid(nil, nil, ...): no field, a nil value printed as "null".
-    errors.push(invalidValue('', 'null', RULES_NOT_CHECKED));
+    // Kubernetes' field.Invalid(nil, nil, ...): a nil path prints as "<nil>" (the cause's field and the
+    // message's prefix), a nil value as "null".
+    errors.push(invalidValue('<nil>', 'null', RULES_NOT_CHECKED));
     return [];
   }
   const res = validateRules(value, schema, options);

@@ -81,7 +81,7 @@ test('create: a blocking schema error replaces the rules by one cause', async ()
   const res = await causes(registry.create('ns', obj({ replicas: 'five', max: 3 })));
   expect(res.causes.map((c) => `${c.field}: ${c.message}`)).toEqual([
     'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
-    `: Invalid value: "null": ${RULES_NOT_CHECKED}`,
+    `<nil>: Invalid value: "null": ${RULES_NOT_CHECKED}`,
   ]);
 });
 
