@@ -213,13 +213,15 @@ for (const mode of ['client-side', 'server-side'] as const) {
     }, 120_000);
 
     it('accepts every valid example instance (namespaces first); rejects the invalid ones as Kubernetes does', async () => {
-      // The namespaces the examples define or use, created first (the files define some after their users).
-      const defined = exampleDocs.filter((d) => d.object.kind === 'Namespace').map((d) => d.object);
-      const used = new Set(validExampleDocs.map((d) => d.object.metadata.namespace).filter((n): n is string => typeof n === 'string'));
-      for (const n of defined) used.delete(n.metadata.name);
-      used.delete('default');
-      const namespaces = [...defined, ...[...used].map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }))];
-      ok(await apply('-f', server.file('namespaces.yaml', manifest(namespaces))));
+      // Namespaces first: Gateway API's `0-namespaces.yaml` files as they are, then the namespaces other
+      // files define after their first user (listenerset.yaml) or only use (argocd).
+      const namespaceFiles = validExampleFiles.filter((f) => f.endsWith('/0-namespaces.yaml'));
+      expect(namespaceFiles).toHaveLength(3);
+      const created = new Set(namespaceFiles.flatMap(docsOf).map((d) => d.object.metadata.name as string));
+      const others = new Set(validExampleDocs.flatMap(({ object }) => (object.kind === 'Namespace' ? [object.metadata.name] : [object.metadata.namespace ?? 'default'])));
+      for (const n of [...created, 'default']) others.delete(n);
+      expect([...others].sort()).toEqual(['argocd', 'team-1-ns', 'team-2-ns']);
+      ok(await apply(...fileArgs(namespaceFiles), '-f', server.file('namespaces.yaml', manifest([...others].map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }))))));
 
       const res = await apply(...fileArgs(validExampleFiles));
       ok(res);
@@ -295,6 +297,26 @@ for (const mode of ['client-side', 'server-side'] as const) {
       const certificates = parseTable(ok(await kubectl('get', 'certificates.cert-manager.io', '-n', 'default')));
       const certificateDocs = validExampleDocs.filter((d) => d.object.kind === 'Certificate').map((d) => d.object);
       for (const cert of certificateDocs) expect(certificates.find((r) => r.NAME === cert.metadata.name)).toMatchObject({ SECRET: cert.spec.secretName, READY: '' });
+      // Status written through /status feeds the filter and wildcard columns; of several results only the
+      // first is printed, as Kubernetes does.
+      const condition = (type: string, status: string, message: string): Json => ({ type, status, reason: type, message, lastTransitionTime: '2024-01-01T00:00:00Z' });
+      const gatewayStatus = {
+        status: {
+          addresses: [{ type: 'IPAddress', value: '10.0.0.1' }, { type: 'IPAddress', value: '10.0.0.2' }],
+          conditions: [condition('Accepted', 'True', 'accepted'), condition('Programmed', 'False', 'pending')],
+        },
+      };
+      ok(await kubectl('patch', 'gateways.gateway.networking.k8s.io', 'wildcard-tls-gateway', '-n', 'default', '--subresource=status', '--type=merge', '-p', JSON.stringify(gatewayStatus)));
+      const programmed = parseTable(ok(await kubectl('get', 'gateways.gateway.networking.k8s.io', 'wildcard-tls-gateway', '-n', 'default')));
+      expect(programmed).toEqual([expect.objectContaining({ NAME: 'wildcard-tls-gateway', CLASS: gatewayDoc.spec.gatewayClassName, ADDRESS: '10.0.0.1', PROGRAMMED: 'False' })]);
+      const cert = certificateDocs[0]!;
+      const certStatus = { status: { conditions: [condition('Issuing', 'False', 'idle'), condition('Ready', 'True', 'Certificate is up to date and has not expired')] } };
+      ok(await kubectl('patch', 'certificates.cert-manager.io', cert.metadata.name, '-n', 'default', '--subresource=status', '--type=merge', '-p', JSON.stringify(certStatus)));
+      const ready = parseTable(ok(await kubectl('get', 'certificates.cert-manager.io', cert.metadata.name, '-n', 'default', '-o', 'wide')));
+      expect(ready).toEqual([
+        expect.objectContaining({ NAME: cert.metadata.name, READY: 'True', SECRET: cert.spec.secretName, ISSUER: cert.spec.issuerRef.name, STATUS: 'Certificate is up to date and has not expired' }),
+      ]);
+
       // Priority-1+ columns only with -o wide (Argo CD's REVISION and PROJECT).
       const wide = headerNames(ok(await kubectl('get', 'applications.argoproj.io', '-A', '-o', 'wide')));
       expect(wide).toEqual(['NAMESPACE', 'NAME', 'SYNC STATUS', 'HEALTH STATUS', 'REVISION', 'PROJECT']);
