@@ -16,14 +16,16 @@
  * files themselves.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { caseObjects, invalidCases, schemaBlockedCases, validCases, type CelCase } from './gateway-api-cel-cases.js';
-import { parseTable, repoRoot, requireBuild, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
+import { TESTDATA_CRDS } from '../../apiserver/registry/kinds/apiextensions/testing.js';
+import { parseTable, requireBuild, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
 beforeAll(() => requireBuild());
 
-const DATA = resolve(repoRoot, '..', 'shared', 'testdata', 'crds');
+/** The shared test data, where every test of the repository reads it (a clone may live anywhere). */
+const DATA = TESTDATA_CRDS;
 const PROJECTS = ['gateway-api-standard', 'cert-manager', 'argo-cd', 'prometheus-operator'] as const;
 
 // ---- reading the data ----
