@@ -7,7 +7,8 @@
  *   (without them it would send list replacements that never delete a removed container);
  * - the shared schemas (ObjectMeta, ListMeta, ...) become `$ref`s to their definitions, found by object
  *   identity (kinds share the very objects of `object-meta-schema.ts`);
- * - int-or-string fields get `type: string, format: int-or-string`, as Kubernetes publishes IntOrString;
+ * - int-or-string fields get `type: string, format: int-or-string`, as Kubernetes publishes IntOrString
+ *   (in v3 only those without their own `anyOf`: a custom resource's schema is published as written);
  * - v2 drops what Swagger 2.0 cannot say (`nullable`, `anyOf`, `oneOf`, `not`).
  * Each publisher memoizes by schema object, so a schema shared by many kinds is converted once.
  */
@@ -65,7 +66,9 @@ export function schemaPublisher(naming: Naming, dialect: Dialect, refs: Readonly
     if (cached !== undefined) return cached;
     const out: Published = {};
     const intOrString = s['x-kubernetes-int-or-string'] === true;
-    if (intOrString && s.type === undefined) {
+    // A node that states its alternatives (`anyOf: [{type: integer}, {type: string}]`, as custom resource
+    // schemas do) is published in v3 as written, as Kubernetes publishes CRD schemas; v2 cannot say anyOf.
+    if (intOrString && s.type === undefined && (dialect === 'v2' || s.anyOf === undefined)) {
       out['type'] = 'string';
       out['format'] = 'int-or-string';
     }
