@@ -11,7 +11,7 @@
  * resources and the definition's conditions unaffected) and recovering when it is back; garbage answers with
  * Kubernetes' messages; the deprecated version's Warning.
  */
-import { spawn } from 'node:child_process';
+import { kubectlAsync as kubectl } from './kubectl-async.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -459,16 +459,3 @@ describeBackends(all, (b) => {
     }, 60_000);
   });
 });
-
-/** Runs kubectl asynchronously (the in-process server must keep serving) with a private HOME. */
-function kubectl(args: readonly string[], home: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('kubectl', args, { env: { ...process.env, HOME: home, KUBECONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}

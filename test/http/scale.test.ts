@@ -5,7 +5,7 @@
  * `example.com/widgets`, validation style crd) behind a started server in k8s.io mode. Protobuf Scales are
  * read with an independent protobufjs description; `kubectl scale` runs against the server.
  */
-import { spawn } from 'node:child_process';
+import { kubectlAsync as kubectl } from './kubectl-async.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -365,16 +365,3 @@ describe('through the CRD controller of a started server (k8s.io mode)', () => {
     expect(old.warnings()).toEqual(['299 - "example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget"']);
   }, 60_000);
 });
-
-/** Runs kubectl asynchronously (the in-process server must keep serving) with a private HOME. */
-function kubectl(args: readonly string[], home: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('kubectl', args, { env: { ...process.env, HOME: home, KUBECONFIG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
