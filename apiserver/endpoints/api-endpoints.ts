@@ -3,6 +3,9 @@
  * answered here falls through to the chain's 404.
  */
 import type { Store } from '../../storage/interface.js';
+import { admissionChain, type AdmissionChain } from '../admission/chain.js';
+import type { AdmissionPlugin } from '../admission/plugin.js';
+import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
 import { defaultFeatureGates, type FeatureGates } from '../features/feature-gates.js';
 import type { Naming } from '../naming/naming.js';
 import type { KindStrategy, ServerServices } from '../registry/kind-strategy.js';
@@ -30,6 +33,11 @@ export interface ApiOptions {
   /** The authorizer, rules and token authenticators the review APIs answer with (KindStrategy.virtual). */
   readonly services?: ServerServices;
   /**
+   * Admission plugins after NamespaceLifecycle (always first), made once the resources are served (a
+   * plugin may follow their watch caches).
+   */
+  readonly admissionPlugins?: (resources: ServedResources) => readonly AdmissionPlugin[];
+  /**
    * The aggregation layer (apiserver/aggregator/): its proxy runs first (the group versions of remote
    * APIServices are not served here), and discovery and OpenAPI merge what its backends serve.
    */
@@ -39,6 +47,7 @@ export interface ApiOptions {
 export interface Api {
   readonly filter: Filter;
   readonly resources: ServedResources;
+  readonly admission: AdmissionChain;
 }
 
 export function apiEndpoints(o: ApiOptions): Api {
@@ -63,11 +72,12 @@ export function apiEndpoints(o: ApiOptions): Api {
   const features = o.features ?? defaultFeatureGates;
   const cbor = features.enabled('CBORServingAndStorage');
   const openapi = openapiEndpoints({ naming: o.naming, kinds, cbor, ...aggregated });
-  const router = resourceRouter({ naming: o.naming, resources, features, ...(o.services ? { services: o.services } : {}) });
+  const admission = admissionChain([namespaceLifecycle(resources, o.naming), ...(o.admissionPlugins?.(resources) ?? [])]);
+  const router = resourceRouter({ naming: o.naming, resources, features, admission, ...(o.services ? { services: o.services } : {}) });
   const local: Filter = (ctx, next) => discovery(ctx, () => openapi(ctx, () => router(ctx, next)));
   const proxy = o.aggregation?.filter;
   const filter: Filter = async function api(ctx, next) {
     await (proxy === undefined ? local(ctx, next) : proxy(ctx, () => local(ctx, next)));
   };
-  return { filter, resources };
+  return { filter, resources, admission };
 }

@@ -32,6 +32,8 @@ export interface RequestState {
    * the client's preferred one among them (protobuf for typed Go clients); JSON otherwise.
    */
   responseOffers?: readonly MediaOffer[];
+  /** Set by admission plugins: the request's audit annotations (key -> value), for the audit log. */
+  auditAnnotations?: Record<string, string>;
 }
 
 export type AppContext = ParameterizedContext<RequestState>;

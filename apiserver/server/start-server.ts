@@ -32,6 +32,8 @@ import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { createApp } from './app.js';
 import { assembleAuthentication, resourceTokenAuthenticators } from './assemble-authentication.js';
 import { startInServerControllers } from './in-server-controllers.js';
+import type { AdmissionPlugin } from '../admission/plugin.js';
+import type { ServedResources } from '../endpoints/resources/served-resources.js';
 import { assembleAggregator, type AggregationOptions } from './assemble-aggregator.js';
 import { startCustomResourceController } from '../apiextensions/serving/crd-controller.js';
 import { InFlightRequests } from './in-flight-requests.js';
@@ -55,6 +57,8 @@ export interface StartOptions {
   readonly api?: Filter;
   /** Replaces the authorizer of every request and of impersonation; default: `--authorization-mode`'s. */
   readonly authorizer?: Authorizer;
+  /** Admission plugins added after the server's own (tests record what the chain sees with one). */
+  readonly admissionPlugins?: (resources: ServedResources) => readonly AdmissionPlugin[];
   /** The aggregation layer's backend resolver and intervals (assemble-aggregator.ts). */
   readonly aggregation?: AggregationOptions;
 }
@@ -168,6 +172,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         // --event-ttl, in whole seconds as kube passes it to etcd leases (0: events stay).
         ttlSeconds: { events: Math.floor(config.eventTtlMs / 1000) },
         services,
+        ...(options.admissionPlugins === undefined ? {} : { admissionPlugins: options.admissionPlugins }),
         aggregation: aggregator,
       });
       cleanups.push(async () => served.resources.stop());

@@ -2,8 +2,7 @@
  * The server-side apply branch of PATCH (`application/apply-patch+yaml`; JSON is YAML): the body is the
  * applier's configuration, merged by the registry with Kubernetes' ownership rules (conflicts 409 unless
  * `force=true`, create when missing: 201). Duplicate keys follow `fieldValidation` (Strict: 400
- * `error strict decoding YAML: ...`; Warn: warnings). A create through apply passes the namespace lifecycle
- * admission as a POST does. Also the `If-Match` precondition every PATCH honours.
+ * `error strict decoding YAML: ...`; Warn: warnings). A create through apply is admitted as a create, as a POST is. Also the `If-Match` precondition every PATCH honours.
  */
 import { badRequest } from '../../errors/constructors.js';
 import { applyObject } from '../../registry/generic/apply.js';
@@ -12,7 +11,7 @@ import { duplicateFieldMessage } from '../../schema/unknown-fields.js';
 import { parseYamlStrict } from '../../schema/yaml-strict.js';
 import { fieldManagerOf } from './field-manager.js';
 import { requesterOf } from '../../authorization/access.js';
-import { checkNamespaceForCreate } from './namespace-check.js';
+import { writeAdmissionOf } from './admission.js';
 import type { RequestScope } from './request-scope.js';
 import { addWarnings, respond } from './respond.js';
 
@@ -47,7 +46,7 @@ export async function handleApplyPatch(scope: RequestScope, parsed: StrictParse,
     requester: requesterOf(scope.ctx.state),
     force: options.force === true,
     ...(ifMatch === undefined ? {} : { ifMatch }),
-    admitCreate: () => checkNamespaceForCreate(scope, info.name),
+    admission: writeAdmissionOf(scope, 'PatchOptions', options),
   });
   addWarnings(scope, [...messages, ...result.warnings]);
   await respond(scope, result.created ? 201 : 200, { type: 'object', object: result.object });

@@ -17,6 +17,7 @@ import type { ServedResource } from '../resources/served-resources.js';
 import { decodeRequestObject } from './decode-object.js';
 import type { RequestScope } from './request-scope.js';
 import { addWarnings, respond } from './respond.js';
+import { admissionOptions, writeAdmission } from './admission.js';
 
 /**
  * The scope of a request as the sub-resource's kind: decoding, response negotiation and encoding use
@@ -34,6 +35,12 @@ export async function handleConnectCreate(parentScope: RequestScope, sub: Connec
   applyDefaults(object, sub.kind.schema);
   const errs = validateValue(object, sub.kind.schema, undefined, { style: parentScope.served.registry.context.validationStyle });
   if (errs.length > 0) throw invalid({ group: scope.served.group, kind: sub.kind.kind }, parentScope.info.name, toCauses(errs));
+  // Admitted as a create of the sub-resource's kind under the parent's resource, as Kubernetes does.
+  const admission = writeAdmission(parentScope, admissionOptions('CreateOptions', { dryRun: options.dryRun ? ['All'] : undefined }), options.dryRun, {
+    kind: { group: scope.served.group, version: sub.kind.version, kind: sub.kind.kind },
+  });
+  await admission?.mutate(object, undefined);
+  await admission?.validate(object, undefined);
   const resources = parentScope.resources;
   const fromCreate: string[] = [];
   const answer = await sub.create(parentScope.info.name, object, {

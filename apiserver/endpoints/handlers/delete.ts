@@ -1,14 +1,14 @@
 import { deleteOptions } from './delete-options.js';
 import { listOptions } from './list-options.js';
-import { checkNamespaceForDelete } from './namespace-check.js';
+import { admissionOptions, writeAdmission } from './admission.js';
+import type { DeleteOptions } from '../../registry/generic/options.js';
 import type { RequestScope } from './request-scope.js';
 import { respond } from './respond.js';
 
 /** DELETE of one object: a Success Status, or the object for kinds that return it; 200 or 202. */
 export async function handleDelete(scope: RequestScope): Promise<void> {
   const options = await deleteOptions(scope);
-  await checkNamespaceForDelete(scope);
-  const result = await scope.served.registry.delete(scope.info.namespace, scope.info.name, options);
+  const result = await scope.served.registry.delete(scope.info.namespace, scope.info.name, { ...options, admission: deleteAdmission(scope, options) });
   const body = result.object.kind === 'Status' ? { type: 'raw' as const, value: result.object } : { type: 'object' as const, object: result.object as never };
   await respond(scope, result.code, body);
 }
@@ -17,6 +17,18 @@ export async function handleDelete(scope: RequestScope): Promise<void> {
 export async function handleDeleteCollection(scope: RequestScope): Promise<void> {
   const list = listOptions(scope);
   const options = await deleteOptions(scope);
-  const deleted = await scope.served.registry.deleteCollection(scope.info.namespace, list, options);
+  // Each object is admitted as its own DELETE, as Kubernetes' delete collection does.
+  const deleted = await scope.served.registry.deleteCollection(scope.info.namespace, list, { ...options, admission: deleteAdmission(scope, options) });
   await respond(scope, 200, { type: 'list', list: deleted });
+}
+
+function deleteAdmission(scope: RequestScope, o: DeleteOptions) {
+  const fields = {
+    dryRun: o.dryRun === true ? ['All'] : undefined,
+    gracePeriodSeconds: o.gracePeriodSeconds,
+    preconditions: o.preconditions,
+    propagationPolicy: o.propagationPolicy,
+    orphanDependents: o.orphanDependents,
+  };
+  return writeAdmission(scope, admissionOptions('DeleteOptions', fields), o.dryRun === true);
 }

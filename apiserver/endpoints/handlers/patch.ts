@@ -25,6 +25,7 @@ import { addWarnings, respond } from './respond.js';
 import { parseWriteOptions } from '../../request/query.js';
 import { fieldManagerOf } from './field-manager.js';
 import { requesterOf } from '../../authorization/access.js';
+import { writeAdmissionOf } from './admission.js';
 import { handleApplyPatch, ifMatchOf, parseApplyYaml } from './apply-patch.js';
 import { checkIfMatch } from '../../registry/generic/apply.js';
 
@@ -82,6 +83,7 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
     fieldManager: fieldManagerOf(scope, options.fieldManager),
     subresource: info.subresource === 'status' ? 'status' : '',
     requester: requesterOf(scope.ctx.state),
+    admission: writeAdmissionOf(scope, 'PatchOptions', options),
   });
   addWarnings(scope, [...warnings, ...result.warnings]);
   await respond(scope, result.created ? 201 : 200, { type: 'object', object: result.object });

@@ -1,3 +1,4 @@
+import type { AdmissionChain } from '../../admission/chain.js';
 import type { FeatureGates } from '../../features/feature-gates.js';
 import type { Naming } from '../../naming/naming.js';
 import type { ServerServices } from '../../registry/kind-strategy.js';
@@ -18,4 +19,6 @@ export interface RequestScope {
   readonly features: FeatureGates;
   /** What virtual kinds (the reviews) answer with; default `noServerServices`. */
   readonly services?: ServerServices;
+  /** The admission chain of writes; none: no admission (tests serving kinds without a server). */
+  readonly admission?: AdmissionChain;
 }

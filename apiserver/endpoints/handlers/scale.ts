@@ -40,9 +40,10 @@ import { applyMergePatch } from '../../registry/patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../../registry/patch/strategic-merge/strategic-merge-patch.js';
 import { decodeStrategicMergeResult } from '../../registry/patch/strategic-merge/strict-decode.js';
 import { toParentManagedFields, toScaleManagedFields } from '../../registry/scale-managed-fields.js';
+import { writeAdmissionOf } from './admission.js';
 import { readScale, scaleObject, ScalePathError, setNested, type ScaleSubresource } from '../../registry/scale-subresource.js';
 import { rfc3339 } from '../../registry/generic/system-fields.js';
-import { parseWriteOptions, type WriteOptions } from '../../request/query.js';
+import { parseWriteOptions, type WriteOptions, type WriteOptionsKind } from '../../request/query.js';
 import { decodeParsed } from '../../schema/decode.js';
 import { applyDefaults } from '../../schema/defaults.js';
 import { parseJsonStrict } from '../../schema/json-strict.js';
@@ -141,12 +142,15 @@ async function answer(parentScope: RequestScope, sub: ScaleSubresource, result: 
   await respond(scope, 200, { type: 'object', object: scaleObject(result.object, values) });
 }
 
-function writeOptions(scope: RequestScope, options: WriteOptions) {
+function writeOptions(scope: RequestScope, options: WriteOptions, sub: ScaleSubresource, kind: WriteOptionsKind) {
+  // Admitted as Kubernetes admits scale writes: the Scale (autoscaling/v1) under the parent's resource.
+  const view = { kind: { group: scaleKind.group, version: scaleKind.version, kind: scaleKind.kind }, object: (parent: KubeObject) => scaleOf(parent, sub, false) };
   return {
     dryRun: options.dryRun,
     fieldManager: fieldManagerOf(scope, options.fieldManager),
     subresource: 'scale' as const,
     requester: requesterOf(scope.ctx.state),
+    admission: writeAdmissionOf(scope, kind, options, view),
   };
 }
 
@@ -159,7 +163,7 @@ async function updateScale(parentScope: RequestScope, sub: ScaleSubresource): Pr
     throw badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${info.name})`);
   }
   const style = served.registry.context.validationStyle;
-  const result = await served.registry.patch(info.namespace, info.name, (current) => writeReplicas(current, scale, sub, info.name, style), writeOptions(parentScope, options));
+  const result = await served.registry.patch(info.namespace, info.name, (current) => writeReplicas(current, scale, sub, info.name, style), writeOptions(parentScope, options, sub, 'UpdateOptions'));
   await answer(parentScope, sub, result, warnings);
 }
 
@@ -201,7 +205,7 @@ async function patchScale(parentScope: RequestScope, sub: ScaleSubresource): Pro
     warnings = decoded.warnings;
     return writeReplicas(current, decoded.object as KubeObject, sub, info.name, style);
   };
-  const result = await served.registry.patch(info.namespace, info.name, apply, writeOptions(parentScope, options));
+  const result = await served.registry.patch(info.namespace, info.name, apply, writeOptions(parentScope, options, sub, 'PatchOptions'));
   await answer(parentScope, sub, result, warnings);
 }
 
@@ -219,7 +223,7 @@ async function applyScale(parentScope: RequestScope, sub: ScaleSubresource, pars
     apiVersion: `${scaleKind.group}/${scaleKind.version}`, kind: scaleKind.kind, schema: scaleKind.schema, namespace: info.namespace, name: info.name,
   });
   const ifMatch = ifMatchOf(parentScope);
-  const opts = writeOptions(parentScope, options);
+  const opts = writeOptions(parentScope, options, sub, 'PatchOptions');
   const apply = (current: KubeObject): KubeObject => {
     checkIfMatch(ctx, info.name, ifMatch, current);
     const live = scaleOf(current, sub, false);

@@ -5,6 +5,7 @@ import { addWarnings, respond } from './respond.js';
 import { parseWriteOptions } from '../../request/query.js';
 import { fieldManagerOf } from './field-manager.js';
 import { requesterOf } from '../../authorization/access.js';
+import { writeAdmissionOf } from './admission.js';
 
 /** PUT of an object or its status: 200, or 201 when the kind allows create-on-update and it created. */
 export async function handleUpdate(scope: RequestScope): Promise<void> {
@@ -21,6 +22,7 @@ export async function handleUpdate(scope: RequestScope): Promise<void> {
     fieldManager: fieldManagerOf(scope, options.fieldManager),
     subresource: info.subresource === 'status' ? 'status' : '',
     requester: requesterOf(scope.ctx.state),
+    admission: writeAdmissionOf(scope, 'UpdateOptions', options),
   });
   addWarnings(scope, [...warnings, ...result.warnings]);
   await respond(scope, result.created ? 201 : 200, { type: 'object', object: result.object });

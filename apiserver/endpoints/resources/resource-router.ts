@@ -10,6 +10,7 @@ import { methodNotAllowed, notFound } from '../../errors/constructors.js';
 import type { FeatureGates } from '../../features/feature-gates.js';
 import type { Naming } from '../../naming/naming.js';
 import type { ServerServices } from '../../registry/kind-strategy.js';
+import type { AdmissionChain } from '../../admission/chain.js';
 import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
 import type { AppContext, Filter } from '../../server/request-state.js';
 import { handleCreate } from '../handlers/create.js';
@@ -45,6 +46,8 @@ export interface ResourceRouterOptions {
   readonly resources: ServedResources;
   /** Lent to virtual kinds' create (see KindStrategy.virtual). */
   readonly services?: ServerServices;
+  /** The admission chain every write passes through. */
+  readonly admission?: AdmissionChain;
 }
 
 /** The request info of `ctx`, parsed once per request. */
@@ -82,7 +85,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       if (negotiateResponse(ctx.get('Accept') || undefined, subOffers, resourceConversions(o.naming)) === undefined) throw notAcceptableError(subOffers);
       const query = new URLSearchParams(ctx.querystring);
       const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
-      await handleConnectCreate({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}) }, connect);
+      await handleConnectCreate({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}), ...(o.admission ? { admission: o.admission } : {}) }, connect);
       return;
     }
     if (info.subresource === 'scale' && strategy.scale !== undefined) {
@@ -91,7 +94,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       if (!scaleVerbs.has(info.verb)) throw methodNotAllowed(gr, info.verb);
       const query = new URLSearchParams(ctx.querystring);
       const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
-      const scope = { ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}) };
+      const scope = { ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}), ...(o.admission ? { admission: o.admission } : {}) };
       const scale = scaleScope(scope);
       const subOffers = objectOffers(o.naming, servesProtobuf(scale.served.strategy.schema), o.features.enabled('CBORServingAndStorage'));
       ctx.state.responseOffers = subOffers;
@@ -115,6 +118,6 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     }
     const query = new URLSearchParams(ctx.querystring);
     const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
-    await handler({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}) });
+    await handler({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}), ...(o.admission ? { admission: o.admission } : {}) });
   };
 }

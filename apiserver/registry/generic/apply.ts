@@ -14,10 +14,9 @@ import { badRequest, conflict, notFound } from '../../errors/constructors.js';
 import { checkApplyConfig } from '../fieldmanager/apply-config.js';
 import { applyToObject } from '../fieldmanager/field-manager.js';
 import { writer } from './managed-fields.js';
-import { prepareCreate } from './create.js';
 import { guaranteedUpdate } from './guaranteed-update.js';
 import type { UpdateOptions, UpdateResult } from './options.js';
-import { checkResourceVersion, prepareStatusUpdate, prepareUpdate } from './prepare-update.js';
+import { admittedCreate, admittedUpdate } from './update.js';
 import { requestNamespace, type RegistryContext } from './registry-context.js';
 
 export interface ApplyOptions extends UpdateOptions {
@@ -25,8 +24,6 @@ export interface ApplyOptions extends UpdateOptions {
   readonly force?: boolean;
   /** `If-Match`: the resourceVersion the object must have (`*`: it must exist). */
   readonly ifMatch?: string;
-  /** Admission of a create (namespace lifecycle), run when the object does not exist. */
-  readonly admitCreate?: () => Promise<void>;
 }
 
 /** 409 unless `ifMatch` names the current object. */
@@ -54,7 +51,6 @@ export async function applyObject(ctx: RegistryContext, namespace: string, name:
     checkIfMatch(ctx, name, opts.ifMatch, current);
     if (current === undefined) {
       if (status) throw notFound(ctx.gr, name);
-      await opts.admitCreate?.();
       const uid = config.metadata?.uid;
       if (typeof uid === 'string' && uid !== '') {
         throw conflict(ctx.gr, name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
@@ -62,13 +58,10 @@ export async function applyObject(ctx: RegistryContext, namespace: string, name:
       const { object } = applyToObject(undefined, config, writer(ctx, opts, status ? 'status' : ''), opts.force === true);
       const have = object.metadata?.name ?? '';
       if (have !== name) throw badRequest(`the name of the object (${have}) does not match the name on the URL (${name})`);
-      const warnings = prepareCreate(ctx, object, ns, stepOpts);
-      return { type: 'create', obj: object, warnings };
+      return admittedCreate(ctx, object, ns, stepOpts);
     }
     const { object } = applyToObject(current, config, writer(ctx, opts, status ? 'status' : ''), opts.force === true);
-    if (typeof object.metadata !== 'object' || object.metadata === null) object.metadata = {};
-    checkResourceVersion(ctx, name, object, current);
-    return status ? prepareStatusUpdate(ctx, object, current, ns, name, stepOpts) : prepareUpdate(ctx, object, current, ns, name, stepOpts);
+    return admittedUpdate(ctx, object, current, ns, name, stepOpts);
   });
   return { object: res.object, created: res.outcome === 'create', warnings: res.warnings };
 }

@@ -57,7 +57,9 @@ export async function createObject(ctx: RegistryContext, namespace: string, inpu
   for (let attempt = 1; ; attempt++) {
     const obj = generated && attempt < MAX_GENERATE_NAME_ATTEMPTS ? jsonClone(input) : input;
     if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+    await opts.admission?.mutate(obj, undefined);
     const warnings = prepareCreate(ctx, obj, ns, opts);
+    await opts.admission?.validate(obj, undefined);
     const name = obj.metadata.name ?? '';
     const key = ctx.keys.objectKey(ns, name);
     try {

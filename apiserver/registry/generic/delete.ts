@@ -78,6 +78,10 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
     const decoded = ctx.shape.decode(kv);
     const current = isPromise(decoded) ? await decoded : decoded;
     checkPreconditions(ctx, name, opts, current);
+    if (opts.admission !== undefined) {
+      await opts.admission.mutate(undefined, current);
+      await opts.admission.validate(undefined, current);
+    }
     try {
       const marked = current.metadata.deletionTimestamp !== undefined;
       const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;

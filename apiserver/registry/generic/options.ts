@@ -30,6 +30,24 @@ export interface WriteOptions {
   readonly applied?: boolean;
   /** The writer (from the request), for the kind's `admit` hook; undefined for the server's own writes. */
   readonly requester?: Requester | undefined;
+  /** The admission of this write (the request's chain); absent for the server's own writes. */
+  readonly admission?: WriteAdmission | undefined;
+}
+
+/**
+ * The admission chain as the registry calls it, the request's attributes already bound (the handler builds
+ * it, apiserver/admission/). The operation follows from the objects: CREATE (`obj` only), UPDATE (both),
+ * DELETE (`old` only).
+ *
+ * create:  mutate(obj) -> the kind's pipeline (defaults, prepare, validate) -> validate(obj) -> store
+ * update:  (on every attempt of the update loop) mutate(obj, current) -> pipeline -> validate(obj, current) -> store
+ * delete:  mutate(undefined, current) -> validate(undefined, current) -> delete (or mark)
+ */
+export interface WriteAdmission {
+  /** Mutating phase: may change `obj`. Throws a StatusError to deny. */
+  mutate(obj: KubeObject | undefined, old: KubeObject | undefined): Promise<void>;
+  /** Validating phase: changes nothing. Throws a StatusError to deny. */
+  validate(obj: KubeObject | undefined, old: KubeObject | undefined): Promise<void>;
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -54,6 +72,8 @@ export interface DeleteOptions {
   readonly propagationPolicy?: string;
   /** Deprecated; with `false`, a delete that only marks the object answers 202 (as kube). */
   readonly orphanDependents?: boolean;
+  /** See WriteOptions.admission. */
+  readonly admission?: WriteAdmission | undefined;
 }
 
 export interface WriteResult {

@@ -20,10 +20,22 @@ import { ensureName } from './object-checks.js';
 import { checkResourceVersion, prepareStatusUpdate, prepareUpdate } from './prepare-update.js';
 import { requestNamespace, type RegistryContext } from './registry-context.js';
 
-function step(ctx: RegistryContext, obj: KubeObject, current: KubeObject, ns: string, name: string, opts: UpdateOptions): UpdateOutcome {
+/** One attempt of an update of `current` to `obj` (owned): admission around the kind's update pipeline. */
+export async function admittedUpdate(ctx: RegistryContext, obj: KubeObject, current: KubeObject, ns: string, name: string, opts: UpdateOptions): Promise<UpdateOutcome> {
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
   checkResourceVersion(ctx, name, obj, current);
-  return opts.subresource === 'status' ? prepareStatusUpdate(ctx, obj, current, ns, name, opts) : prepareUpdate(ctx, obj, current, ns, name, opts);
+  await opts.admission?.mutate(obj, current);
+  const outcome = opts.subresource === 'status' ? prepareStatusUpdate(ctx, obj, current, ns, name, opts) : prepareUpdate(ctx, obj, current, ns, name, opts);
+  if (opts.admission !== undefined && outcome.type !== 'unchanged') await opts.admission.validate(outcome.obj, current);
+  return outcome;
+}
+
+/** A create through update (PUT that creates, apply that creates): admission around the create pipeline. */
+export async function admittedCreate(ctx: RegistryContext, obj: KubeObject, ns: string, opts: UpdateOptions): Promise<UpdateOutcome> {
+  await opts.admission?.mutate(obj, undefined);
+  const warnings = prepareCreate(ctx, obj, ns, opts);
+  await opts.admission?.validate(obj, undefined);
+  return { type: 'create', obj, warnings };
 }
 
 export async function updateObject(ctx: RegistryContext, namespace: string, name: string, input: KubeObject, opts: UpdateOptions = {}): Promise<UpdateResult> {
@@ -35,10 +47,9 @@ export async function updateObject(ctx: RegistryContext, namespace: string, name
     if (current === undefined) {
       if (ctx.strategy.allowCreateOnUpdate !== true || opts.subresource === 'status') throw notFound(ctx.gr, name);
       ensureName(obj, name);
-      const warnings = prepareCreate(ctx, obj, ns, opts);
-      return { type: 'create', obj, warnings };
+      return admittedCreate(ctx, obj, ns, opts);
     }
-    return step(ctx, obj, current, ns, name, opts);
+    return admittedUpdate(ctx, obj, current, ns, name, opts);
   });
   return { object: res.object, created: res.outcome === 'create', warnings: res.warnings };
 }
@@ -56,7 +67,7 @@ export async function patchObject(
     if (current === undefined) throw notFound(ctx.gr, name);
     const obj = apply(jsonClone(current));
     if (!isObject(obj)) throw badRequest('the patched object must be a JSON object');
-    return step(ctx, obj, current, ns, name, opts);
+    return admittedUpdate(ctx, obj, current, ns, name, opts);
   });
   return { object: res.object, created: false, warnings: res.warnings };
 }
