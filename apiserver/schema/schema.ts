@@ -107,9 +107,11 @@ export interface ProtobufField {
    * object, protobuf nests them in one message at field `embedded` of this message (a Volume's sources in
    * VolumeSource = 2, a key selector's `name` in LocalObjectReference = 1, an ephemeral container's
    * Container fields in EphemeralContainerCommon = 1). `tag` is the number inside that message. Embedded
-   * structs are never pointers: Go writes the embedded message always, even when it is empty.
+   * structs are never pointers: Go writes the embedded message always, even when it is empty. A list is a
+   * path through embedded structs inside embedded structs, outermost first (admissionregistration's
+   * NamedRuleWithOperations embeds RuleWithOperations = 2, which embeds Rule = 2: `[2, 2]`).
    */
-  readonly embedded?: number;
+  readonly embedded?: number | readonly number[];
 }
 
 /** Property name -> field number (a plain number: not a pointer). */
@@ -117,6 +119,6 @@ export type ProtobufFields = Readonly<Record<string, number | ProtobufField>>;
 
 /** A pointer field's number (`*bool`, `*int64`, `*string`, ...). */
 export const ptr = (tag: number): ProtobufField => ({ tag, pointer: true });
-/** A field of the Go embedded struct at field `embedded` (see `ProtobufField.embedded`). */
-export const inline = (embedded: number, field: number | ProtobufField): ProtobufField =>
+/** A field of the Go embedded struct at field `embedded` (a number, or a path of nested ones; see `ProtobufField.embedded`). */
+export const inline = (embedded: number | readonly number[], field: number | ProtobufField): ProtobufField =>
   typeof field === 'number' ? { tag: field, embedded } : { ...field, embedded };

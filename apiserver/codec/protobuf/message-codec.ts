@@ -202,47 +202,57 @@ interface CompiledField {
   readonly decode: Decode;
 }
 
-/** A Go embedded struct: its fields sit in the parent's JSON object, in a nested message on the wire. */
-interface EmbeddedGroup {
-  readonly tag: number;
-  readonly fields: CompiledField[];
+/**
+ * The fields of one protobuf message level: the message itself, or a Go embedded struct inside it (whose
+ * fields sit in the parent's JSON object but in a nested message on the wire), which may embed others.
+ */
+interface Layer {
   readonly byTag: Map<number, CompiledField>;
+  readonly groups: Map<number, EmbeddedGroup>;
+  /** Direct fields and embedded groups together, in field-number order. */
+  readonly order: { readonly tag: number; readonly field?: CompiledField; readonly group?: EmbeddedGroup }[];
+}
+
+/** A Go embedded struct at field `tag` of its parent layer. */
+interface EmbeddedGroup extends Layer {
+  readonly tag: number;
 }
 
 const compiled = new WeakMap<Schema, MessageCodec>();
 
-function writeFields(w: WireWriter, fields: readonly CompiledField[], obj: Record<string, unknown>): void {
-  for (let i = 0; i < fields.length; i++) {
-    const f = fields[i]!;
-    const v = obj[f.name];
-    if (v !== undefined && v !== null) f.write(w, f.tag, v);
+function writeLayer(w: WireWriter, layer: Layer, obj: Record<string, unknown>): void {
+  const order = layer.order;
+  for (let i = 0; i < order.length; i++) {
+    const { field, group } = order[i]!;
+    if (field !== undefined) {
+      const v = obj[field.name];
+      if (v !== undefined && v !== null) field.write(w, field.tag, v);
+    } else {
+      // Go always writes an embedded struct, even empty.
+      w.tag(group!.tag, WIRE_LEN);
+      const m = w.begin();
+      writeLayer(w, group!, obj);
+      w.end(m);
+    }
   }
 }
 
-function readFields(
-  r: WireReader,
-  end: number,
-  byTag: ReadonlyMap<number, CompiledField>,
-  groups: ReadonlyMap<number, EmbeddedGroup>,
-  out: Record<string, unknown>,
-  path: string,
-  ctx: DecodeContext,
-): void {
+function readFields(r: WireReader, end: number, layer: Layer, out: Record<string, unknown>, path: string, ctx: DecodeContext): void {
   while (r.pos < end) {
     const t = r.uint32();
     const n = t >>> 3;
     const wire = t & 7;
     if (n === 0) throw new ProtobufError(`${path === '' ? 'object' : path}: illegal field number 0`);
-    const f = byTag.get(n);
+    const f = layer.byTag.get(n);
     if (f !== undefined) {
       f.decode(r, wire, out, f.name, path, ctx);
       continue;
     }
-    const g = groups.get(n);
+    const g = layer.groups.get(n);
     if (g !== undefined) {
       expectWire(wire, WIRE_LEN, `field ${join(path, `#${n}`)}`);
       const { start, end: gEnd } = r.delimited();
-      readFields(new WireReader(r.buf, start, gEnd), gEnd, g.byTag, NO_GROUPS, out, path, ctx);
+      readFields(new WireReader(r.buf, start, gEnd), gEnd, g, out, path, ctx);
       continue;
     }
     ctx.unknown.push(join(path, `#${n}`));
@@ -250,36 +260,31 @@ function readFields(
   }
 }
 
-const NO_GROUPS: ReadonlyMap<number, EmbeddedGroup> = new Map();
+const newLayer = (): Layer => ({ byTag: new Map(), groups: new Map(), order: [] });
+
+/** Checks that no embedded struct shares a number with a field of its layer and orders the layer (and those below). */
+function finishLayer(layer: Layer): void {
+  for (const g of layer.groups.values()) {
+    if (layer.byTag.has(g.tag)) throw new Error(`protobuf: field number ${g.tag} is both a field and an embedded struct`);
+    finishLayer(g);
+    layer.order.push({ tag: g.tag, group: g });
+  }
+  for (const f of layer.byTag.values()) layer.order.push({ tag: f.tag, field: f });
+  layer.order.sort((a, b) => a.tag - b.tag);
+}
 
 /** The codec of an object schema with `protobuf` numbers; memoized per schema object. */
 export function messageCodec(schema: Schema): MessageCodec {
   const known = compiled.get(schema);
   if (known !== undefined) return known;
-  const fields: CompiledField[] = [];
-  const byTag = new Map<number, CompiledField>();
-  const groups = new Map<number, EmbeddedGroup>();
-  // Direct fields and embedded groups, written together in field-number order.
-  const order: { readonly tag: number; readonly field?: CompiledField; readonly group?: EmbeddedGroup }[] = [];
+  const top = newLayer();
   const codec: MessageCodec = {
     encode(w, obj) {
-      for (let i = 0; i < order.length; i++) {
-        const { field, group } = order[i]!;
-        if (field !== undefined) {
-          const v = obj[field.name];
-          if (v !== undefined && v !== null) field.write(w, field.tag, v);
-        } else {
-          // Go always writes an embedded struct, even empty.
-          w.tag(group!.tag, WIRE_LEN);
-          const m = w.begin();
-          writeFields(w, group!.fields, obj);
-          w.end(m);
-        }
-      }
+      writeLayer(w, top, obj);
     },
     decode(r, end, path, ctx) {
       const out: Record<string, unknown> = {};
-      readFields(r, end, byTag, groups, out, path, ctx);
+      readFields(r, end, top, out, path, ctx);
       return out;
     },
   };
@@ -291,23 +296,16 @@ export function messageCodec(schema: Schema): MessageCodec {
     if (property === undefined) throw new Error(`protobuf: field number for "${name}", which the schema does not declare`);
     const { tag, pointer = false, embedded } = typeof spec === 'number' ? ({ tag: spec } as ProtobufField) : spec;
     const field = compileField(name, tag, pointer, property);
-    let into = byTag;
-    if (embedded !== undefined) {
-      let g = groups.get(embedded);
-      if (g === undefined) groups.set(embedded, (g = { tag: embedded, fields: [], byTag: new Map() }));
-      g.fields.push(field);
-      into = g.byTag;
-    } else fields.push(field);
-    if (into.has(tag)) throw new Error(`protobuf: field number ${tag} used twice (${into.get(tag)!.name}, ${name})`);
-    into.set(tag, field);
+    let into = top;
+    for (const at of embedded === undefined ? [] : typeof embedded === 'number' ? [embedded] : embedded) {
+      let g = into.groups.get(at);
+      if (g === undefined) into.groups.set(at, (g = { tag: at, ...newLayer() }));
+      into = g;
+    }
+    if (into.byTag.has(tag)) throw new Error(`protobuf: field number ${tag} used twice (${into.byTag.get(tag)!.name}, ${name})`);
+    into.byTag.set(tag, field);
   }
-  for (const g of groups.values()) {
-    if (byTag.has(g.tag)) throw new Error(`protobuf: field number ${g.tag} is both a field and an embedded struct`);
-    g.fields.sort((a, b) => a.tag - b.tag);
-    order.push({ tag: g.tag, group: g });
-  }
-  for (const f of fields) order.push({ tag: f.tag, field: f });
-  order.sort((a, b) => a.tag - b.tag);
+  finishLayer(top);
   return codec;
 }
 

@@ -23,6 +23,8 @@ import { roleBindings } from './rbac/rolebinding.js';
 import { roles } from './rbac/role.js';
 import { apiServices } from './apiregistration/apiservice.js';
 import { customResourceDefinitions } from './apiextensions/crd.js';
+import { validatingAdmissionPolicies } from './admissionregistration/validating-admission-policy.js';
+import { validatingAdmissionPolicyBindings } from './admissionregistration/validating-admission-policy-binding.js';
 
 const BUILTIN: readonly KindStrategy[] = Object.freeze([
   configMaps,
@@ -39,6 +41,8 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   roles,
   customResourceDefinitions,
   apiServices,
+  validatingAdmissionPolicies,
+  validatingAdmissionPolicyBindings,
   // The review APIs: virtual (create only, never stored).
   selfSubjectReviews,
   tokenReviews,

@@ -77,24 +77,26 @@ describe.each(builtinKinds().filter((k) => servesProtobuf(k.schema)).map((k) => 
   test('numbers are valid and unique within each message, embedded messages included', () => {
     const problems: string[] = [];
     for (const { path, schema: s } of objects) {
-      const direct = new Map<number, string>();
-      const embedded = new Map<number, Map<number, string>>();
+      // Each message level (the message, or an embedded struct at a path of numbers such as `2.2`) by path.
+      const levels = new Map<string, Map<number, string>>([['', new Map()]]);
       for (const [name, raw] of Object.entries(s.protobuf ?? {})) {
         const f = fieldOf(raw)!;
         if (!validTag(f.tag)) problems.push(`${path}:${name} has tag ${f.tag}`);
-        if (f.embedded === undefined) {
-          if (direct.has(f.tag)) problems.push(`${path}: ${name} and ${direct.get(f.tag)} share ${f.tag}`);
-          direct.set(f.tag, name);
-          continue;
-        }
-        if (!validTag(f.embedded)) problems.push(`${path}:${name} is embedded at ${f.embedded}`);
-        const inner = embedded.get(f.embedded) ?? new Map<number, string>();
-        if (inner.has(f.tag)) problems.push(`${path}: ${name} and ${inner.get(f.tag)} share ${f.embedded}.${f.tag}`);
-        inner.set(f.tag, name);
-        embedded.set(f.embedded, inner);
+        const at = f.embedded === undefined ? [] : typeof f.embedded === 'number' ? [f.embedded] : f.embedded;
+        if (!at.every(validTag)) problems.push(`${path}:${name} is embedded at ${at.join('.')}`);
+        for (let i = 0; i <= at.length; i++) if (!levels.has(at.slice(0, i).join('.'))) levels.set(at.slice(0, i).join('.'), new Map());
+        const level = levels.get(at.join('.'))!;
+        if (level.has(f.tag)) problems.push(`${path}: ${name} and ${level.get(f.tag)} share ${[...at, f.tag].join('.')}`);
+        level.set(f.tag, name);
       }
-      // An embedded struct's own field number belongs to no direct property.
-      for (const n of embedded.keys()) if (direct.has(n)) problems.push(`${path}: ${direct.get(n)} uses ${n}, the embedded message's field`);
+      // An embedded struct's own field number belongs to no property of the level that holds it.
+      for (const key of levels.keys()) {
+        if (key === '') continue;
+        const steps = key.split('.');
+        const parent = levels.get(steps.slice(0, -1).join('.'))!;
+        const n = Number(steps[steps.length - 1]);
+        if (parent.has(n)) problems.push(`${path}: ${parent.get(n)} uses ${n}, the embedded message's field`);
+      }
     }
     expect(problems).toEqual([]);
   });
