@@ -1,0 +1,142 @@
+/**
+ * Evaluating a list of a policy's expressions under one budget (Kubernetes' `ConditionEvaluator.ForInput`
+ * with variable composition), with Kubernetes' wording:
+ *
+ * | outcome                              | result                                                          |
+ * |--------------------------------------|-----------------------------------------------------------------|
+ * | did not compile                      | error `compilation error: <compile detail>`                     |
+ * | runtime error (incl. the 1M per-call | error `expression '<expr>' resulted in error: <err>`            |
+ * | limit: `operation cancelled: actual  |                                                                 |
+ * | cost limit exceeded`)                |                                                                 |
+ * | the budget cannot pay the cost       | the whole list fails: `validation failed due to running out of  |
+ * |                                      | cost budget, no further validation rules will be run`           |
+ *
+ * `variables` are evaluated lazily, once per list evaluation (Kubernetes creates one composition context
+ * per list), each under its own per-call limit; their cost is charged to the budget after the expression
+ * that read them, before the expression's own. A variable's failure is the reading expression's error:
+ * `composited variable "<name>" fails to evaluate: <err>` (or `fails to compile: <detail>`).
+ */
+import { admissionActivation, VARIABLES, VARIABLES_TYPE, type AdmissionCompilation, type AdmissionInput, type VariableComposition } from '../../cel/environment/admission.js';
+import { PER_CALL_LIMIT } from '../../cel/cost/limits.js';
+import { OUT_OF_BUDGET } from '../../cel/cost/messages.js';
+import { CelEvalError } from '../../cel/errors.js';
+import type { CostTracker } from '../../cel/interpreter/plan.js';
+import type { CelObject, CelValue } from '../../cel/values/value.js';
+
+export type EvaluationResult = { readonly value: CelValue; readonly error?: undefined } | { readonly value?: undefined; readonly error: string };
+
+export type ListOutcome =
+  /** One result per item; undefined for items without an expression (placeholders). */
+  | { readonly results: readonly (EvaluationResult | undefined)[]; readonly remaining: number; readonly outOfBudget?: undefined }
+  | { readonly outOfBudget: string; readonly results?: undefined };
+
+const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** The cost of the variables read since the last `take()`. */
+class CompositionCost {
+  private cost = 0;
+  add(n: number): void {
+    this.cost += n;
+  }
+  take(): number {
+    const c = this.cost;
+    this.cost = 0;
+    return c;
+  }
+}
+
+/** `variables`: each field evaluated on first read, once, under its own per-call limit. */
+class LazyVariables implements CelObject {
+  readonly kind = 'object' as const;
+  readonly typeName = VARIABLES_TYPE;
+  private readonly results = new Map<string, CelValue | CelEvalError>();
+  private readonly byName: ReadonlyMap<string, VariableComposition['variables'][number]>;
+
+  constructor(
+    composition: VariableComposition,
+    private readonly act: Record<string, CelValue>,
+    private readonly cost: CompositionCost,
+  ) {
+    this.byName = new Map(composition.variables.map((v) => [v.name, v]));
+  }
+
+  field(name: string): CelValue | undefined {
+    let r = this.results.get(name);
+    if (r === undefined) {
+      const v = this.byName.get(name);
+      if (v === undefined) return undefined;
+      if (v.compiled === undefined) r = new CelEvalError(`composited variable "${name}" fails to compile: ${v.error?.detail ?? 'unknown error'}`);
+      else {
+        const tracker: CostTracker = { cost: 0, limit: PER_CALL_LIMIT };
+        try {
+          r = v.compiled.program.evaluate(this.act, tracker);
+        } catch (e) {
+          r = new CelEvalError(`composited variable "${name}" fails to evaluate: ${message(e)}`);
+        }
+        this.cost.add(tracker.cost);
+      }
+      this.results.set(name, r);
+    }
+    if (r instanceof CelEvalError) throw r;
+    return r;
+  }
+
+  hasField(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  *fieldNames(): Iterable<string> {
+    yield* this.byName.keys();
+  }
+}
+
+/**
+ * Evaluates `items` in order against `input` under `budget`. `composition` (when the list may read
+ * `variables`) is evaluated lazily within this call only.
+ */
+export function evaluateList(
+  items: readonly (AdmissionCompilation | undefined)[],
+  input: AdmissionInput,
+  budget: number,
+  composition?: VariableComposition,
+): ListOutcome {
+  if (items.length === 0) return { results: [], remaining: budget };
+  const act = admissionActivation(input);
+  const cost = new CompositionCost();
+  if (composition !== undefined) act[VARIABLES] = new LazyVariables(composition, act, cost);
+  let remaining = budget;
+  const results: (EvaluationResult | undefined)[] = [];
+  for (const item of items) {
+    if (item === undefined) {
+      results.push(undefined);
+      continue;
+    }
+    if (item.compiled === undefined) {
+      results.push({ error: `compilation error: ${item.error?.detail ?? 'unexpected internal error compiling expression'}` });
+      continue;
+    }
+    // A limit below the per-call one when the budget is nearly spent: the evaluation stops as soon as
+    // the outcome (out of budget) is certain, the same outcome Kubernetes reaches after running it out.
+    const tracker: CostTracker = { cost: 0, limit: Math.min(PER_CALL_LIMIT, Math.max(remaining, 0)) };
+    let result: EvaluationResult;
+    try {
+      result = { value: item.compiled.program.evaluate(act, tracker) };
+    } catch (e) {
+      result = { error: `expression '${item.expression}' resulted in error: ${message(e)}` };
+    }
+    const composed = cost.take();
+    if (composed > remaining) return { outOfBudget: OUT_OF_BUDGET };
+    remaining -= composed;
+    if (tracker.cost > remaining) return { outOfBudget: OUT_OF_BUDGET };
+    remaining -= tracker.cost;
+    results.push(result);
+  }
+  return { results, remaining };
+}
+
+/** apimachinery's aggregate error text: one message as is, several (deduplicated) as `[a, b]`. */
+export function aggregateMessage(messages: readonly string[]): string {
+  if (messages.length === 1) return messages[0]!;
+  const seen = [...new Set(messages)];
+  return seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
+}
