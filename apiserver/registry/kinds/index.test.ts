@@ -17,6 +17,8 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'rbac/Role',
     'apiextensions/CustomResourceDefinition',
     'apiregistration/APIService',
+    'admissionregistration/ValidatingAdmissionPolicy',
+    'admissionregistration/ValidatingAdmissionPolicyBinding',
     'authentication/SelfSubjectReview',
     'authentication/TokenReview',
     'authorization/LocalSubjectAccessReview',

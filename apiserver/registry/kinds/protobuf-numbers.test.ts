@@ -232,3 +232,19 @@ describe('spot values from rbac/v1 generated.proto and types.go', () => {
     expect(numberOf('ClusterRoleBinding', 'roleRef', 'name')).toEqual({ tag: 3 });
   });
 });
+
+describe('spot values from admissionregistration/v1 generated.proto', () => {
+  test('policy and binding: pointers, and the rules embedded two deep', () => {
+    expect(numberOf('ValidatingAdmissionPolicy', '', 'status')).toEqual({ tag: 3 });
+    expect(numberOf('ValidatingAdmissionPolicy', 'spec', 'failurePolicy')).toEqual({ tag: 4, pointer: true });
+    expect(numberOf('ValidatingAdmissionPolicy', 'spec', 'variables')).toEqual({ tag: 7 });
+    expect(numberOf('ValidatingAdmissionPolicy', 'spec.validations[]', 'reason')).toEqual({ tag: 3, pointer: true });
+    expect(numberOf('ValidatingAdmissionPolicy', 'spec.matchConstraints', 'matchPolicy')).toEqual({ tag: 7, pointer: true });
+    expect(numberOf('ValidatingAdmissionPolicy', 'spec.matchConstraints.resourceRules[]', 'resourceNames')).toEqual({ tag: 1 });
+    expect(numberOf('ValidatingAdmissionPolicy', 'spec.matchConstraints.resourceRules[]', 'operations')).toEqual({ tag: 1, embedded: 2 });
+    expect(numberOf('ValidatingAdmissionPolicy', 'spec.matchConstraints.resourceRules[]', 'scope')).toEqual({ tag: 4, pointer: true, embedded: [2, 2] });
+    expect(numberOf('ValidatingAdmissionPolicy', 'status.typeChecking.expressionWarnings[]', 'fieldRef')).toEqual({ tag: 2 });
+    expect(numberOf('ValidatingAdmissionPolicyBinding', 'spec', 'validationActions')).toEqual({ tag: 4 });
+    expect(numberOf('ValidatingAdmissionPolicyBinding', 'spec.paramRef', 'parameterNotFoundAction')).toEqual({ tag: 4, pointer: true });
+  });
+});
