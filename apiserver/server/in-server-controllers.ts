@@ -7,7 +7,8 @@
  * - ClusterRole aggregation (when the RBAC kinds are served);
  * - serviceaccount (a `default` ServiceAccount in every active namespace);
  * - tokencleaner (expired bootstrap tokens; with `--enable-bootstrap-token-auth`, as there is no
- *   `--controllers` flag).
+ *   `--controllers` flag);
+ * - ValidatingAdmissionPolicy status (type checking warnings and observedGeneration).
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -15,6 +16,7 @@ import type { Store } from '../../storage/interface.js';
 import { bootstrapTokenSecretType } from '../auth/bootstrap-token-secret.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregation/aggregation-controller.js';
+import { startPolicyStatusController } from '../controllers/admission-policy-status/policy-status-controller.js';
 import { startLeaderElection, type LeaderElector } from '../controllers/leader-election.js';
 import { startNamespaceController } from '../controllers/namespace/namespace-controller.js';
 import { startServiceAccountsController } from '../controllers/serviceaccounts/serviceaccounts-controller.js';
@@ -55,6 +57,11 @@ export function startInServerControllers(store: Store, resources: ServedResource
       const serviceAccounts = registry('', 'serviceaccounts');
       if (namespaces !== undefined && serviceAccounts !== undefined) {
         stopOnAbort(startServiceAccountsController({ namespaces, serviceAccounts, onError: (err) => logger.warn({ err }, 'serviceaccount controller') }));
+      }
+
+      const policies = registry(names.group('admissionregistration'), 'validatingadmissionpolicies');
+      if (policies !== undefined) {
+        stopOnAbort(startPolicyStatusController({ policies, resources, onError: (err) => logger.warn({ err }, 'validatingadmissionpolicy status controller') }));
       }
 
       const secrets = registry('', 'secrets');

@@ -20,8 +20,6 @@ function binding(spec: Json = {}): KubeObject {
   };
 }
 
-const errorsOf = (spec: Json): string[] => createAs(bindings, binding(spec)).errors;
-
 describe('identity, defaults and table', () => {
   test('cluster-scoped admissionregistration/v1 with the api-extensions category, no status', () => {
     const s = bindings;

@@ -57,7 +57,7 @@ export function testdataObjects(kinds: readonly string[]): { file: string; obj: 
     .flatMap((file) =>
       parseAllDocuments(readFileSync(file, 'utf8'))
         .map((d) => d.toJS() as KubeObject | null)
-        .filter((d): d is KubeObject => d !== null && typeof d === 'object' && kinds.includes(d.kind))
+        .filter((d): d is KubeObject => d !== null && typeof d === 'object' && kinds.includes(d.kind ?? ''))
         .map((obj) => ({ file: file.slice(TESTDATA_POLICIES.length + 1), obj })),
     );
 }
