@@ -162,6 +162,8 @@ for (const variant of variants) {
         ['podtemplates', '', 'v1', 'true', 'PodTemplate'],
         ['secrets', '', 'v1', 'true', 'Secret'],
         ['serviceaccounts', 'sa', 'v1', 'true', 'ServiceAccount'],
+        ['validatingadmissionpolicies', '', group('admissionregistration'), 'false', 'ValidatingAdmissionPolicy'],
+        ['validatingadmissionpolicybindings', '', group('admissionregistration'), 'false', 'ValidatingAdmissionPolicyBinding'],
         ['customresourcedefinitions', 'crd,crds', group('apiextensions'), 'false', 'CustomResourceDefinition'],
         ['apiservices', '', group('apiregistration'), 'false', 'APIService'],
         ['selfsubjectreviews', '', group('authentication'), 'false', 'SelfSubjectReview'],
