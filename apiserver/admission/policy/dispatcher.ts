@@ -194,6 +194,7 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
       continue;
     }
     const collected = new Map<string, string[]>();
+    let requestJson: Record<string, unknown> | undefined;
     for (const b of hook.bindings) {
       try {
         if (b.matchResources !== undefined && !(await matchResources(b.matchResources, request)).matches) continue;
@@ -202,16 +203,14 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
         continue;
       }
       let params: readonly (KubeObject | null)[];
-      let objects: { object: KubeObject | undefined; oldObject: KubeObject | undefined };
       try {
         params = await collectParams(p.paramKind, paramSource, b.paramRef, a.namespace);
-        if (params.length === 0) continue;
-        objects = await objectsAs(matched.kind);
       } catch (err) {
         configError(p, b, err);
         continue;
       }
-      // The namespace object (none for cluster-scoped requests and for a Namespace itself).
+      // The namespace object (none for cluster-scoped requests and for a Namespace itself). Kubernetes
+      // reads it for every matching binding, params or not, and a missing namespace ends the request.
       const isNamespace = a.kind.group === '' && a.kind.version === 'v1' && a.kind.kind === 'Namespace';
       const nsName = isNamespace ? '' : a.namespace;
       let namespaceObject: Record<string, unknown> | null = null;
@@ -220,10 +219,18 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
         if (ns === undefined) throw notFound({ group: '', resource: 'namespaces' }, nsName);
         namespaceObject = namespaceObjectOf(ns);
       }
+      if (params.length === 0) continue;
+      let objects: { object: KubeObject | undefined; oldObject: KubeObject | undefined };
+      try {
+        objects = await objectsAs(matched.kind);
+      } catch (err) {
+        configError(p, undefined, new Error(`failed to convert object version: ${message(err)}`));
+        continue;
+      }
       const base: AdmissionInput = {
         object: objects.object ?? null,
         oldObject: objects.oldObject ?? null,
-        request: admissionRequest(a, matched.resource, matched.kind),
+        request: (requestJson ??= admissionRequest(a, matched.resource, matched.kind)),
         namespaceObject,
         authorizer,
         requestResourceAuthorizer,

@@ -254,6 +254,21 @@ describe('matchPolicy Equivalent', () => {
     expect(out.error?.message).toBe(`events "e1" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: events.k8s.io/Event via v1 Event`);
   });
 
+  test('the objects are converted to the matched version when a converter is given; its failure is a configuration error', async () => {
+    const p = policy('p', {
+      matchConstraints: { resourceRules: [{ apiGroups: ['events.k8s.io'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['events'] }] },
+      validations: [{ expression: "object.apiVersion == 'v1'", messageExpression: "'seen as ' + object.apiVersion" }],
+    });
+    const convert = (o: { metadata: object }, to: { group: string; version: string; kind: string }) => ({ ...o, apiVersion: `${to.group}/${to.version}`, kind: to.kind, metadata: o.metadata });
+    const out = await admit({ policies: [p], bindings: [binding('b', 'p')], equivalentResources, convert }, coreEventRequest());
+    expect(out.error?.message).toBe(`events "e1" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: seen as events.k8s.io/v1`);
+    const failing = () => {
+      throw new Error('no conversion');
+    };
+    const broken = await admit({ policies: [p], bindings: [binding('b', 'p')], equivalentResources, convert: failing }, coreEventRequest());
+    expect(broken.error?.message).toBe(`events "e1" is forbidden: ValidatingAdmissionPolicy 'p' denied request: failed to configure policy: failed to convert object version: no conversion`);
+  });
+
   test('Exact does not match an equivalent resource', async () => {
     expect((await admit({ policies: [eventsPolicy('Exact')], bindings: [binding('b', 'p')], equivalentResources }, coreEventRequest())).error).toBeUndefined();
   });

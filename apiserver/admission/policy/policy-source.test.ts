@@ -203,6 +203,29 @@ describe('over an in-memory source', () => {
     await plugin.stop();
   });
 
+  test('a policy the compiler cannot read is left out and reported; the others are in force', async () => {
+    const errors: unknown[] = [];
+    const broken = { ...policy('a-broken'), spec: { validations: 'not a list' } } as never;
+    const plugin = policyAdmission({
+      policies: memorySource([broken, policy('b-fine', { validations: [{ expression: 'false', message: 'fine' }] })]),
+      bindings: memorySource([binding('x', 'a-broken'), binding('y', 'b-fine')]),
+      params: () => undefined,
+      namespaces: async () => undefined,
+      authorizer: testAuthorizer(),
+      naming: naming('k8s.io'),
+      onError: (e) => errors.push(e),
+    });
+    plugin.start();
+    try {
+      await plugin.ready();
+      expect(policyNames(plugin.index!)).toEqual(['b-fine']);
+      expect(errors).toHaveLength(1);
+      expect(await denial(plugin, request({ namespace: '' }))).toMatch(/'b-fine' with binding 'y' denied request: fine$/);
+    } finally {
+      await plugin.stop();
+    }
+  });
+
   test('before the first sync a request waits, then is refused with 403', async () => {
     const never: ObjectSource = {
       async *watch(signal) {

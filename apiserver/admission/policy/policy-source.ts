@@ -61,36 +61,42 @@ export function startPolicySource(o: PolicySourceOptions): PolicySource {
   const rebuild = (): void => {
     scheduled = undefined;
     if (!policiesSynced || !bindingsSynced || abort.signal.aborted) return;
-    try {
-      const ps: CompiledPolicy[] = [];
-      for (const [name, obj] of policies) {
-        let c = compiledPolicies.get(name);
-        if (c === undefined || c.policy !== obj) {
-          c = c !== undefined && sameIdentity(c.identity, obj) ? c : compilePolicy(obj);
-          compiledPolicies.set(name, c);
-        }
-        ps.push(c);
-      }
-      for (const name of compiledPolicies.keys()) if (!policies.has(name)) compiledPolicies.delete(name);
-      const bs: CompiledBinding[] = [];
-      for (const [name, obj] of bindings) {
-        let c = compiledBindings.get(name);
-        if (c === undefined || c.binding !== obj) {
-          c = c !== undefined && sameIdentity(c.identity, obj) ? c : compileBinding(obj);
-          compiledBindings.set(name, c);
-        }
-        bs.push(c);
-      }
-      for (const name of compiledBindings.keys()) if (!bindings.has(name)) compiledBindings.delete(name);
-      index = buildPolicyIndex(ps, bs);
-    } catch (err) {
-      // A compiler bug must not take admission down: keep the previous index, report, try again on the next change.
-      o.onError?.(err);
-      return;
-    }
+    const ps = refresh(policies, compiledPolicies, compilePolicy, (c) => c.policy);
+    const bs = refresh(bindings, compiledBindings, compileBinding, (c) => c.binding);
+    index = buildPolicyIndex(ps, bs);
     markReady();
     o.onIndexed?.(index);
   };
+
+  /**
+   * The compiled form of every object: kept when it is the same object or the same uid and generation,
+   * compiled anew otherwise. An object the compiler throws on (a shape the kinds should have refused) is
+   * left out and reported, without holding up the others.
+   */
+  function refresh<C extends { readonly identity: string | undefined }>(
+    objects: ReadonlyMap<string, KubeObject>,
+    compiled: Map<string, C>,
+    compile: (o: KubeObject) => C,
+    source: (c: C) => KubeObject,
+  ): C[] {
+    const out: C[] = [];
+    for (const [name, obj] of objects) {
+      let c = compiled.get(name);
+      if (c === undefined || (source(c) !== obj && !sameIdentity(c.identity, obj))) {
+        try {
+          c = compile(obj);
+        } catch (err) {
+          compiled.delete(name);
+          o.onError?.(err);
+          continue;
+        }
+        compiled.set(name, c);
+      }
+      out.push(c);
+    }
+    for (const name of compiled.keys()) if (!objects.has(name)) compiled.delete(name);
+    return out;
+  }
 
   const schedule = (): void => {
     scheduled ??= setImmediate(rebuild);

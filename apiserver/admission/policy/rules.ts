@@ -16,7 +16,7 @@
  *
  * Sub-resources take their parent's scope: the request's namespace decides, whatever the sub-resource.
  */
-import type { AdmissionAttributes, GroupVersionResource } from '../attributes.js';
+import type { GroupVersionResource } from '../attributes.js';
 import type { NamedRuleWithOperations } from './policy-types.js';
 
 /** A request as the rules see it; `resource` may be an equivalent of the request's own (matchPolicy Equivalent). */
@@ -27,8 +27,6 @@ export interface RuleSubject {
   readonly namespace: string;
   readonly name: string;
 }
-
-export const subjectOf = (a: AdmissionAttributes): RuleSubject => a;
 
 /** The core group's Namespace resource: cluster-scoped whatever the request's namespace field says. */
 export function isNamespaceResource(r: GroupVersionResource): boolean {

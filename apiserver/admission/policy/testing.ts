@@ -165,6 +165,7 @@ export interface Setup {
   readonly authorizer?: Authorizer;
   readonly naming?: Naming;
   readonly equivalentResources?: (resource: GroupVersionResource, subresource: string) => readonly EquivalentResource[];
+  readonly convert?: (object: KubeObject, to: GroupVersionKind) => KubeObject | Promise<KubeObject>;
 }
 
 /** Runs `attributes` through a fresh plugin holding `setup`. */
@@ -177,6 +178,7 @@ export async function admit(setup: Setup, attributes: TestAttributes): Promise<O
     authorizer: setup.authorizer ?? testAuthorizer(),
     naming: setup.naming ?? namingOf('k8s.io'),
     ...(setup.equivalentResources === undefined ? {} : { equivalentResources: setup.equivalentResources }),
+    ...(setup.convert === undefined ? {} : { convert: setup.convert }),
   });
   plugin.start();
   try {
