@@ -137,7 +137,14 @@ export const policySpecSchema: Schema = obj(
 export const policyStatusSchema: Schema = obj(
   'The observed state of a ValidatingAdmissionPolicy, written by the server.',
   {
-    conditions: keyedList(conditionSchema, 'The latest observations of the policy\'s state.', ['type']),
+    // A list-map for apply; strategic merge patch replaces it whole (no patch strategy upstream).
+    conditions: {
+      type: 'array',
+      description: 'The latest observations of the policy\'s state.',
+      items: { ...conditionSchema, default: {} },
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['type'],
+    },
     observedGeneration: int64('The generation of the policy the status was computed for.'),
     typeChecking: { ...typeCheckingSchema, description: 'The results of type checking; present once the policy was checked.' },
   },
