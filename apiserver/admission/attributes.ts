@@ -46,6 +46,6 @@ export interface AdmissionAttributes {
   readonly userInfo: UserInfo | undefined;
   /** A warning for the client (`Warning: 299 - "<text>"`). */
   addWarning(text: string): void;
-  /** An audit annotation (`<key>` -> value) of this request; the last value for a key wins. */
+  /** An audit annotation (`<key>` -> value) of this request; the first value of a key stays. */
   addAuditAnnotation(key: string, value: string): void;
 }

@@ -36,6 +36,8 @@ import type { AdmissionPlugin } from '../admission/plugin.js';
 import type { ServedResources } from '../endpoints/resources/served-resources.js';
 import { assembleAggregator, type AggregationOptions } from './assemble-aggregator.js';
 import { startCustomResourceController } from '../apiextensions/serving/crd-controller.js';
+import { policyAdmissionOf } from './assemble-admission.js';
+import type { PolicyAdmission } from '../admission/policy/policy-admission.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import type { Filter } from './request-state.js';
 import type { Authorizer } from '../authorization/authorizer.js';
@@ -150,6 +152,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     let api = options.api;
     /** host:port of this server (the issuer discovery jwks_uri default), known once it listens. */
     let externalHost = '';
+    let policies: PolicyAdmission | undefined;
     if (api === undefined) {
       const cacheLogger = logger.child({ component: 'watch-cache' });
       const aggregator = await assembleAggregator(config, logger, options.aggregation);
@@ -172,10 +175,19 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         // --event-ttl, in whole seconds as kube passes it to etcd leases (0: events stay).
         ttlSeconds: { events: Math.floor(config.eventTtlMs / 1000) },
         services,
-        ...(options.admissionPlugins === undefined ? {} : { admissionPlugins: options.admissionPlugins }),
+        // NamespaceLifecycle (always first), then ValidatingAdmissionPolicy, then a caller's plugins.
+        admissionPlugins: (resources) => {
+          policies = policyAdmissionOf(resources, names, authorizer, logger);
+          return [...(policies === undefined ? [] : [policies]), ...(options.admissionPlugins?.(resources) ?? [])];
+        },
         aggregation: aggregator,
       });
       cleanups.push(async () => served.resources.stop());
+      if (policies !== undefined) {
+        const admission = policies;
+        admission.start();
+        cleanups.push(() => admission.stop());
+      }
       const created = await bootstrapNamespaces(served.resources, names);
       if (created.length > 0) logger.info({ namespaces: created }, 'created system namespaces');
       // kube's rbac/bootstrap-roles post-start hook: every replica reconciles; writes are conditional.
@@ -209,6 +221,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         cleanups.push(() => aggregator.stop());
         await aggregator.start(apiServices);
       }
+      // Like the CRDs: the policies present at start are in force before the server listens.
+      await policies?.ready();
       tokenAuthenticators.push(...resourceTokenAuthenticators(auth, served.resources, config, names, logger));
       api = served.filter;
       const oidc = oidcDiscoveryEndpoints({

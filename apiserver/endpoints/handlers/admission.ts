@@ -47,24 +47,27 @@ export function writeAdmission(scope: RequestScope, options: Record<string, unkn
   const attributes = (parentObj: KubeObject | undefined, parentOld: KubeObject | undefined): AdmissionAttributes => {
     const obj = parentObj === undefined || as === undefined ? parentObj : as(parentObj);
     const old = parentOld === undefined || as === undefined ? parentOld : as(parentOld);
+    const operation = obj === undefined ? 'DELETE' : old === undefined ? 'CREATE' : 'UPDATE';
     return {
-    operation: obj === undefined ? 'DELETE' : old === undefined ? 'CREATE' : 'UPDATE',
-    object: obj,
-    oldObject: old,
-    // A generated name is known from the validating phase on, as Kubernetes passes it.
-    name: obj?.metadata?.name || old?.metadata?.name || info.name,
-    // A delete collection across namespaces admits each object in its own namespace.
-    namespace: info.namespace || (served.strategy.namespaced ? (old?.metadata?.namespace ?? obj?.metadata?.namespace ?? '') : ''),
-    resource,
-    subresource: info.subresource,
-    kind,
-    options,
-    dryRun,
-    userInfo: ctx.state.user,
-    addWarning: (text) => addWarnings(scope, [text]),
-    addAuditAnnotation: (key, value) => {
-      (ctx.state.auditAnnotations ??= {})[key] = value;
-    },
+      operation,
+      object: obj,
+      oldObject: old,
+      // A generated name is known from the validating phase on, as Kubernetes passes it.
+      name: obj?.metadata?.name || old?.metadata?.name || info.name,
+      // A delete collection across namespaces admits each object in its own namespace.
+      namespace: info.namespace || (served.strategy.namespaced ? (old?.metadata?.namespace ?? obj?.metadata?.namespace ?? '') : ''),
+      resource,
+      subresource: info.subresource,
+      kind,
+      // A PUT or apply that creates is a CREATE, with CreateOptions, as Kubernetes admits it.
+      options: operation === 'CREATE' && options.kind !== 'CreateOptions' ? { ...options, kind: 'CreateOptions' } : options,
+      dryRun,
+      userInfo: ctx.state.user,
+      addWarning: (text) => addWarnings(scope, [text]),
+      addAuditAnnotation: (key, value) => {
+        // The first value of a key stays, as Kubernetes' audit annotations keep it.
+        (ctx.state.auditAnnotations ??= {})[key] ??= value;
+      },
     };
   };
   return {
