@@ -168,6 +168,22 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
     return p;
   };
 
+  // Built once per request and shared by every policy that reads them (the same JSON for the same
+  // matched resource and kind; the same namespace object), which keeps per-policy work to the expressions.
+  const requests = new Map<string, Record<string, unknown>>();
+  const requestFor = (resource: GroupVersionResource, kind: GroupVersionKind): Record<string, unknown> => {
+    const key = `${resource.group}/${resource.version}/${resource.resource}/${kind.kind}`;
+    let r = requests.get(key);
+    if (r === undefined) requests.set(key, (r = admissionRequest(a, resource, kind)));
+    return r;
+  };
+  const namespaceObjects = new Map<string, Record<string, unknown>>();
+  const namespaceObjectFor = (name: string, ns: KubeObject): Record<string, unknown> => {
+    let o = namespaceObjects.get(name);
+    if (o === undefined) namespaceObjects.set(name, (o = namespaceObjectOf(ns)));
+    return o;
+  };
+
   const configError = (p: CompiledPolicy, b: CompiledBinding | undefined, err: unknown): void => {
     if (p.failurePolicy === 'Ignore') return;
     const text =
@@ -194,7 +210,6 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
       continue;
     }
     const collected = new Map<string, string[]>();
-    let requestJson: Record<string, unknown> | undefined;
     for (const b of hook.bindings) {
       try {
         if (b.matchResources !== undefined && !(await matchResources(b.matchResources, request)).matches) continue;
@@ -217,7 +232,7 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
       if (nsName !== '') {
         const ns = await namespaceOf(nsName);
         if (ns === undefined) throw notFound({ group: '', resource: 'namespaces' }, nsName);
-        namespaceObject = namespaceObjectOf(ns);
+        namespaceObject = namespaceObjectFor(nsName, ns);
       }
       if (params.length === 0) continue;
       let objects: { object: KubeObject | undefined; oldObject: KubeObject | undefined };
@@ -230,7 +245,7 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
       const base: AdmissionInput = {
         object: objects.object ?? null,
         oldObject: objects.oldObject ?? null,
-        request: (requestJson ??= admissionRequest(a, matched.resource, matched.kind)),
+        request: requestFor(matched.resource, matched.kind),
         namespaceObject,
         authorizer,
         requestResourceAuthorizer,

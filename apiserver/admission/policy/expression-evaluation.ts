@@ -100,7 +100,8 @@ export function evaluateList(
   budget: number,
   composition?: VariableComposition,
 ): ListOutcome {
-  if (items.length === 0) return { results: [], remaining: budget };
+  // Nothing to evaluate (no items, or none given, as messageExpressions usually are): no activation.
+  if (items.every((i) => i === undefined)) return { results: items as undefined[], remaining: budget };
   const act = admissionActivation(input);
   const cost = new CompositionCost();
   if (composition !== undefined) act[VARIABLES] = new LazyVariables(composition, act, cost);

@@ -19,7 +19,7 @@
  *    failurePolicy.
  */
 import { RUNTIME_CEL_COST_BUDGET, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS } from '../../cel/cost/limits.js';
-import type { AdmissionInput } from '../../cel/environment/admission.js';
+import type { AdmissionCompilation, AdmissionInput } from '../../cel/environment/admission.js';
 import { typeNameOf } from '../../cel/values/type-of.js';
 import type { CompiledPolicy } from './compiled-policy.js';
 import { aggregateMessage, evaluateList } from './expression-evaluation.js';
@@ -57,13 +57,36 @@ const NOTHING: ValidateResult = Object.freeze({ decisions: [], auditAnnotations:
 
 const utf8Length = (s: string): number => Buffer.byteLength(s, 'utf8');
 
+/** A policy's expression lists, made once per compiled policy (not per request). */
+interface Lists {
+  readonly matchConditions: readonly (AdmissionCompilation | undefined)[];
+  readonly validations: readonly (AdmissionCompilation | undefined)[];
+  readonly messages: readonly (AdmissionCompilation | undefined)[];
+  readonly audit: readonly (AdmissionCompilation | undefined)[];
+}
+const listsOf = new WeakMap<CompiledPolicy, Lists>();
+function lists(p: CompiledPolicy): Lists {
+  let l = listsOf.get(p);
+  if (l === undefined) {
+    l = {
+      matchConditions: p.matchConditions.map((m) => m.compiled),
+      validations: p.validations.map((v) => v.compiled),
+      messages: p.validations.map((v) => v.messageExpression),
+      audit: p.auditAnnotations.map((a) => a.compiled),
+    };
+    listsOf.set(p, l);
+  }
+  return l;
+}
+
 /** `input` without `authorizer` is what messageExpressions and auditAnnotations see of it. */
 export function validatePolicy(p: CompiledPolicy, input: AdmissionInput): ValidateResult {
   const f = p.failurePolicy;
+  const l = lists(p);
 
   if (p.matchConditions.length > 0) {
     const out = evaluateList(
-      p.matchConditions.map((m) => m.compiled),
+      l.matchConditions,
       input,
       RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS,
     );
@@ -78,19 +101,16 @@ export function validatePolicy(p: CompiledPolicy, input: AdmissionInput): Valida
   }
 
   const validations = evaluateList(
-    p.validations.map((v) => v.compiled),
+    l.validations,
     input,
     RUNTIME_CEL_COST_BUDGET,
     p.variables,
   );
   if (validations.outOfBudget !== undefined) return only(errorDecision(f, validations.outOfBudget));
   const withoutAuthorizer: AdmissionInput = { ...input, authorizer: undefined, requestResourceAuthorizer: undefined };
-  const messages = evaluateList(
-    p.validations.map((v) => v.messageExpression),
-    withoutAuthorizer,
-    validations.remaining,
-    p.messageVariables,
-  );
+  // Every messageExpression is evaluated, as Kubernetes does (running out of budget there denies even
+  // when every validation passed); a policy without any costs nothing here (evaluateList).
+  const messages = evaluateList(l.messages, withoutAuthorizer, validations.remaining, p.messageVariables);
 
   const decisions: PolicyDecision[] = p.validations.map((v, i) => {
     const r = validations.results[i]!;
@@ -109,7 +129,7 @@ export function validatePolicy(p: CompiledPolicy, input: AdmissionInput): Valida
   });
 
   const audit = evaluateList(
-    p.auditAnnotations.map((a) => a.compiled),
+    l.audit,
     withoutAuthorizer,
     RUNTIME_CEL_COST_BUDGET,
     p.variables,
