@@ -116,6 +116,11 @@ function denialError(a: AdmissionAttributes, d: Denial): StatusError {
   return status;
 }
 
+/** What a binding without params evaluates with: one round, `params` null. */
+const NO_PARAMS: readonly (KubeObject | null)[] = Object.freeze([null]);
+
+const sameKind = (x: GroupVersionKind, y: GroupVersionKind): boolean => x.group === y.group && x.version === y.version && x.kind === y.kind;
+
 /** Runs the candidate hooks for a request; throws the denial (or the namespace's 404). */
 export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHook[], ctx: DispatchContext): Promise<void> {
   const denials: Denial[] = [];
@@ -198,7 +203,8 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
     let matched: MatchResult;
     try {
       if (p.matchConstraints === undefined) throw new Error('policy contained no match constraints, a required field');
-      matched = await matchResources(p.matchConstraints, request);
+      const m = matchResources(p.matchConstraints, request);
+      matched = m instanceof Promise ? await m : m;
     } catch (err) {
       configError(p, undefined, err);
       continue;
@@ -212,14 +218,17 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
     const collected = new Map<string, string[]>();
     for (const b of hook.bindings) {
       try {
-        if (b.matchResources !== undefined && !(await matchResources(b.matchResources, request)).matches) continue;
+        if (b.matchResources !== undefined) {
+          const m = matchResources(b.matchResources, request);
+          if (!(m instanceof Promise ? await m : m).matches) continue;
+        }
       } catch (err) {
         configError(p, b, err);
         continue;
       }
       let params: readonly (KubeObject | null)[];
       try {
-        params = await collectParams(p.paramKind, paramSource, b.paramRef, a.namespace);
+        params = p.paramKind === undefined || b.paramRef === undefined ? NO_PARAMS : await collectParams(p.paramKind, paramSource, b.paramRef, a.namespace);
       } catch (err) {
         configError(p, b, err);
         continue;
@@ -230,14 +239,17 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
       const nsName = isNamespace ? '' : a.namespace;
       let namespaceObject: Record<string, unknown> | null = null;
       if (nsName !== '') {
-        const ns = await namespaceOf(nsName);
-        if (ns === undefined) throw notFound({ group: '', resource: 'namespaces' }, nsName);
-        namespaceObject = namespaceObjectFor(nsName, ns);
+        namespaceObject = namespaceObjects.get(nsName) ?? null;
+        if (namespaceObject === null) {
+          const ns = await namespaceOf(nsName);
+          if (ns === undefined) throw notFound({ group: '', resource: 'namespaces' }, nsName);
+          namespaceObject = namespaceObjectFor(nsName, ns);
+        }
       }
       if (params.length === 0) continue;
       let objects: { object: KubeObject | undefined; oldObject: KubeObject | undefined };
       try {
-        objects = await objectsAs(matched.kind);
+        objects = sameKind(matched.kind, a.kind) ? { object: a.object, oldObject: a.oldObject } : await objectsAs(matched.kind);
       } catch (err) {
         configError(p, undefined, new Error(`failed to convert object version: ${message(err)}`));
         continue;

@@ -88,18 +88,18 @@ export function selectorNamespaceName(a: AdmissionAttributes): string {
   return isNamespaceResource(a.resource) ? a.name : '';
 }
 
-async function namespaceSelectorMatches(sel: LabelSelector | StatusError, r: MatchRequest): Promise<boolean | StatusError> {
+/** Synchronous unless the selector needs the namespace's labels (a lookup, memoized per request). */
+function namespaceSelectorMatches(sel: LabelSelector | StatusError, r: MatchRequest): boolean | StatusError | Promise<boolean | StatusError> {
   const a = r.attributes;
   const namespaceObject = isNamespaceResource(a.resource);
   if (a.namespace === '' && !namespaceObject) return true;
   if (sel instanceof StatusError) return sel;
   if (sel.empty) return true;
   if (namespaceObject && a.subresource === '' && (a.operation === 'CREATE' || a.operation === 'UPDATE')) return sel.matches(a.object?.metadata.labels ?? {});
-  try {
-    return sel.matches((await r.namespaceLabels(selectorNamespaceName(a))) ?? {});
-  } catch (e) {
-    return e instanceof StatusError ? e : internalError(e instanceof Error ? e.message : String(e));
-  }
+  return r.namespaceLabels(selectorNamespaceName(a)).then(
+    (labels) => sel.matches(labels ?? {}),
+    (e: unknown) => (e instanceof StatusError ? e : internalError(e instanceof Error ? e.message : String(e))),
+  );
 }
 
 const objectLabelsMatch = (o: KubeObject | undefined, sel: LabelSelector): boolean =>
@@ -128,9 +128,17 @@ function rulesMatch(rules: readonly NamedRuleWithOperations[], equivalent: boole
 
 export const sameResource = (x: GroupVersionResource, y: GroupVersionResource): boolean => x.group === y.group && x.version === y.version && x.resource === y.resource;
 
-/** Whether `m` matches the request; throws (a StatusError) only when the rules match but a selector could not be judged. */
-export async function matchResources(m: CompiledMatchResources, r: MatchRequest): Promise<MatchResult> {
-  const ns = await namespaceSelectorMatches(m.namespaceSelector, r);
+/**
+ * Whether `m` matches the request; throws (a StatusError) only when the rules match but a selector could not
+ * be judged. Synchronous unless a namespaceSelector needs the namespace's labels (the common case of no
+ * selector costs no promise per policy).
+ */
+export function matchResources(m: CompiledMatchResources, r: MatchRequest): MatchResult | Promise<MatchResult> {
+  const ns = namespaceSelectorMatches(m.namespaceSelector, r);
+  return ns instanceof Promise ? ns.then((v) => decide(m, r, v)) : decide(m, r, ns);
+}
+
+function decide(m: CompiledMatchResources, r: MatchRequest, ns: boolean | StatusError): MatchResult {
   if (ns === false) return NO_MATCH;
   const obj = objectSelectorMatches(m.objectSelector, r.attributes);
   if (obj === false) return NO_MATCH;
