@@ -305,7 +305,6 @@ describeBackends(all, (b) => {
       const deleteAnswered = performance.now();
       const onA = await freedOnA;
       const ms = (x: number): string => `${x.toFixed(0)} ms`;
-      // eslint-disable-next-line no-console
       console.log(
         `binding created through A: answered after ${ms(bindingAnswered - bindingSent)}, in force on B ${ms(onB.at - bindingSent)} after it was sent (${onB.probes} probes); ` +
           `binding deleted through B: answered after ${ms(deleteAnswered - deleteSent)}, out of force on A ${ms(onA.at - deleteSent)} after it was sent (${onA.probes} probes)`,
