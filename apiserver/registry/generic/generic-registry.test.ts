@@ -69,6 +69,13 @@ describe('create and get', () => {
     expect((await widgets.get('ns', 'a')).metadata.labels).toBeUndefined();
   });
 
+  test('an owner reference without uid gets ObjectMeta validation\'s one error, not the schema\'s besides it', async () => {
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner' };
+    const err = await statusError(widgets.create('ns', widget('a', { metadata: { name: 'a', ownerReferences: [ref as never] } })));
+    expect(err.code).toBe(422);
+    expect(err.message).toBe('Widget "a" is invalid: metadata.ownerReferences.uid: Invalid value: "": uid must not be empty');
+  });
+
   test('managedFields Update entry for the field manager', async () => {
     const { object } = await widgets.create('ns', widget('a', { metadata: { name: 'a', labels: { x: '1' } } }), { fieldManager: 'kubectl-create' });
     expect(object.metadata.managedFields).toEqual([

@@ -24,8 +24,17 @@ function schemaErrors(ctx: RegistryContext, obj: KubeObject, old: KubeObject | u
   return validateValueUpdate(obj, old, ctx.strategy.schema, { style: ctx.validationStyle }).errors;
 }
 
+/**
+ * Whether a schema error is one ObjectMeta validation makes itself, in Kubernetes' words: the members an
+ * owner reference requires and its `uid` key. Kubernetes never checks ObjectMeta against a schema, so an
+ * owner reference without a uid gets only `metadata.ownerReferences.uid: Invalid value: "": uid must not be
+ * empty`, not the schema's `Required value` besides it.
+ */
+const ownedByObjectMeta = (e: FieldError): boolean =>
+  e.field.startsWith('metadata.ownerReferences[') && (e.type === 'FieldValueRequired' || e.type === 'FieldValueDuplicate');
+
 function schemaAndMeta(ctx: RegistryContext, obj: KubeObject, namespace: string, old?: KubeObject): FieldError[] {
-  const errs = schemaErrors(ctx, obj, old);
+  const errs = schemaErrors(ctx, obj, old).filter((e) => !ownedByObjectMeta(e));
   errs.push(
     ...validateObjectMeta(obj.metadata, {
       namespaced: ctx.strategy.namespaced,
