@@ -215,7 +215,8 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
       configError(p, undefined, new Error(`failed to find resource referenced by paramKind: '${gvkString(p.paramKind.gvk)}'`));
       continue;
     }
-    const collected = new Map<string, string[]>();
+    // Made on first use: most policies publish no audit annotation.
+    let collected: Map<string, string[]> | undefined;
     for (const b of hook.bindings) {
       try {
         if (b.matchResources !== undefined) {
@@ -264,8 +265,9 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
       };
       for (const param of params) {
         const result = validatePolicy(p, p.paramKind === undefined ? base : { ...base, params: param });
-        result.decisions.forEach((d, i) => {
-          if (d.action !== 'deny') return;
+        for (let i = 0; i < result.decisions.length; i++) {
+          const d = result.decisions[i]!;
+          if (d.action !== 'deny') continue;
           for (const action of b.validationActions) {
             if (action === 'Deny') denials.push({ policy: p.name, binding: b.name, decision: d });
             else if (action === 'Warn') {
@@ -281,10 +283,11 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
               );
             }
           }
-        });
+        }
         for (const r of result.auditAnnotations) {
           if (r.action === 'publish') {
             const value = truncateUtf8(r.value, MAX_AUDIT_ANNOTATION_VALUE_LENGTH);
+            collected ??= new Map();
             const values = collected.get(r.key);
             if (values === undefined) collected.set(r.key, [value]);
             else if (!values.includes(value)) values.push(value);
@@ -294,7 +297,7 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
         }
       }
     }
-    for (const [key, values] of collected) annotate(`${p.name}/${key}`, values.join(', '));
+    if (collected !== undefined) for (const [key, values] of collected) annotate(`${p.name}/${key}`, values.join(', '));
   }
   if (denials.length > 0) throw denialError(a, denials[0]!);
 }

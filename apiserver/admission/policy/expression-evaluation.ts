@@ -107,6 +107,8 @@ export function evaluateList(
   if (composition !== undefined) act[VARIABLES] = new LazyVariables(composition, act, cost);
   let remaining = budget;
   const results: (EvaluationResult | undefined)[] = [];
+  // One tracker for the list, reset per item (one object less per evaluation).
+  const tracker: CostTracker = { cost: 0, limit: PER_CALL_LIMIT };
   for (const item of items) {
     if (item === undefined) {
       results.push(undefined);
@@ -118,7 +120,8 @@ export function evaluateList(
     }
     // A limit below the per-call one when the budget is nearly spent: the evaluation stops as soon as
     // the outcome (out of budget) is certain, the same outcome Kubernetes reaches after running it out.
-    const tracker: CostTracker = { cost: 0, limit: Math.min(PER_CALL_LIMIT, Math.max(remaining, 0)) };
+    tracker.cost = 0;
+    tracker.limit = Math.min(PER_CALL_LIMIT, Math.max(remaining, 0));
     let result: EvaluationResult;
     try {
       result = { value: item.compiled.program.evaluate(act, tracker) };

@@ -52,6 +52,7 @@ const errorDecision = (failurePolicy: string, message: string): PolicyDecision =
   reason: '',
 });
 
+const ADMIT: PolicyDecision = Object.freeze({ action: 'admit', evaluation: 'admit', message: '', reason: '' });
 const only = (d: PolicyDecision): ValidateResult => ({ decisions: [d], auditAnnotations: [] });
 const NOTHING: ValidateResult = Object.freeze({ decisions: [], auditAnnotations: [] });
 
@@ -107,7 +108,9 @@ export function validatePolicy(p: CompiledPolicy, input: AdmissionInput): Valida
     p.variables,
   );
   if (validations.outOfBudget !== undefined) return only(errorDecision(f, validations.outOfBudget));
-  const withoutAuthorizer: AdmissionInput = { ...input, authorizer: undefined, requestResourceAuthorizer: undefined };
+  // Only made when a messageExpression or an audit annotation will read it.
+  const needsPlain = p.auditAnnotations.length > 0 || l.messages.some((m) => m !== undefined);
+  const withoutAuthorizer: AdmissionInput = needsPlain ? { ...input, authorizer: undefined, requestResourceAuthorizer: undefined } : input;
   // Every messageExpression is evaluated, as Kubernetes does (running out of budget there denies even
   // when every validation passed); a policy without any costs nothing here (evaluateList).
   const messages = evaluateList(l.messages, withoutAuthorizer, validations.remaining, p.messageVariables);
@@ -116,7 +119,7 @@ export function validatePolicy(p: CompiledPolicy, input: AdmissionInput): Valida
     const r = validations.results[i]!;
     if (r.error !== undefined) return errorDecision(f, r.error);
     if (messages.outOfBudget !== undefined) return errorDecision(f, `failed messageExpression: ${messages.outOfBudget}`);
-    if (r.value === true) return { action: 'admit', evaluation: 'admit', message: '', reason: '' };
+    if (r.value === true) return ADMIT;
     let message = '';
     const m = messages.results[i];
     if (m !== undefined && m.error === undefined && typeof m.value === 'string') {
