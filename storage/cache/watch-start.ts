@@ -80,7 +80,7 @@ function filterEntries<T>(entries: readonly CacheEntry<T>[], w: CacheWatcherImpl
 /**
  * Serves a start older than the ring from a store watch of the watcher's own, pulled at the consumer's
  * pace (a slow consumer holds no memory here). Objects are decoded for this watcher only: it is the rare
- * path. When the watch has reached a revision the ring covers, it closes and the ring takes over.
+ * path. When the watch has delivered an event the ring covers, it closes and the ring takes over.
  */
 function beginCatchUp<T>(ctx: StartContext<T>, w: CacheWatcherImpl<T>, from: number): void {
   let last = from;
@@ -119,7 +119,12 @@ function beginCatchUp<T>(ctx: StartContext<T>, w: CacheWatcherImpl<T>, from: num
       const out = eventFor(entry, w.filter);
       if (out !== undefined) events.push(out);
     }
-    if (batch.revision > last) last = batch.revision;
+    // Only events move the catch-up: a progress batch may overtake events still in flight (etcd < 3.4.25
+    // broadcasts progress to watchers that are still catching up; storage/etcd/watcher.ts trusts it after a
+    // grace period, which a loaded machine can outlast). Trusting it here would skip those events for good.
+    // On a prefix whose history ends before the ring starts, the watcher so stays on its own store watch:
+    // slower to join the ring, never missing an event.
+    if (batch.events.length > 0 && batch.revision > last) last = batch.revision;
     w.pushInitial(events);
     if (ctx.loaded && last >= ctx.ring.startRevision) {
       abort.abort();
