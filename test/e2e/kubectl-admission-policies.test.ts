@@ -32,41 +32,22 @@
  * Policies take effect through watch caches: before relying on one, a case waits (bounded poll, server-side
  * dry runs) until it is in force.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { parseAllDocuments, stringify } from 'yaml';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { yamlDocs, yamlFilesUnder, type Doc, type Json } from './testdata-files.js';
 import { TESTDATA_POLICIES } from '../../apiserver/registry/kinds/admissionregistration/testing.js';
 import { TESTDATA_CRDS } from '../../apiserver/registry/kinds/apiextensions/testing.js';
 import { parseTable, requireBuild, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
 beforeAll(() => requireBuild());
 
-type Json = Record<string, any>;
-
 // ---- the test data ----
 
-interface Doc {
-  /** Path relative to the testdata directory. */
-  readonly file: string;
-  readonly object: Json;
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? filesUnder(path) : /\.ya?ml$/.test(name) ? [path] : [];
-    });
-}
-
-function docsOf(path: string): Doc[] {
-  return parseAllDocuments(readFileSync(path, 'utf8'))
-    .map((d) => d.toJS() as Json | null)
-    .filter((o): o is Json => o !== null && typeof o === 'object')
-    .map((object) => ({ file: relative(TESTDATA_POLICIES, path), object }));
-}
+const filesUnder = yamlFilesUnder;
+/** Documents named by their path relative to the policies folder. */
+const docsOf = (path: string): Doc[] => yamlDocs(path, TESTDATA_POLICIES);
 
 const abs = (file: string): string => join(TESTDATA_POLICIES, file);
 const POLICY_KINDS = ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'];

@@ -15,10 +15,10 @@
  * The data files are never edited: the test reads them to know what to expect, and hands kubectl the
  * files themselves.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parseAllDocuments, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { caseObjects, invalidCases, schemaBlockedCases, validCases, type CelCase } from './gateway-api-cel-cases.js';
+import { yamlDocs, yamlFilesUnder, type Doc, type Json } from './testdata-files.js';
 import { TESTDATA_CRDS } from '../../apiserver/registry/kinds/apiextensions/testing.js';
 import { parseTable, requireBuild, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
@@ -30,28 +30,8 @@ const PROJECTS = ['gateway-api-standard', 'cert-manager', 'argo-cd', 'prometheus
 
 // ---- reading the data ----
 
-type Json = Record<string, any>;
-
-interface Doc {
-  readonly file: string;
-  readonly object: Json;
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? filesUnder(path) : /\.ya?ml$/.test(name) ? [path] : [];
-    });
-}
-
-function docsOf(file: string): Doc[] {
-  return parseAllDocuments(readFileSync(file, 'utf8'))
-    .map((d) => d.toJS() as Json | null)
-    .filter((o): o is Json => o !== null && typeof o === 'object')
-    .map((object) => ({ file, object }));
-}
+const filesUnder = yamlFilesUnder;
+const docsOf = (file: string): Doc[] => yamlDocs(file);
 
 const crdFiles = PROJECTS.flatMap((p) => filesUnder(join(DATA, p, 'crds')));
 const crds: Json[] = crdFiles.flatMap(docsOf).map((d) => d.object);
