@@ -16,12 +16,12 @@
  * that read them, before the expression's own. A variable's failure is the reading expression's error:
  * `composited variable "<name>" fails to evaluate: <err>` (or `fails to compile: <detail>`).
  */
-import { admissionActivation, VARIABLES, VARIABLES_TYPE, type AdmissionCompilation, type AdmissionInput, type VariableComposition } from '../../cel/environment/admission.js';
+import { admissionActivation, LazyVariables, VARIABLES, type AdmissionCompilation, type AdmissionInput, type VariableComposition, type VariableEvaluator } from '../../cel/environment/admission.js';
 import { PER_CALL_LIMIT } from '../../cel/cost/limits.js';
 import { OUT_OF_BUDGET } from '../../cel/cost/messages.js';
 import { CelEvalError } from '../../cel/errors.js';
 import type { CostTracker } from '../../cel/interpreter/plan.js';
-import type { CelObject, CelValue } from '../../cel/values/value.js';
+import type { CelValue } from '../../cel/values/value.js';
 
 export type EvaluationResult = { readonly value: CelValue; readonly error?: undefined } | { readonly value?: undefined; readonly error: string };
 
@@ -45,50 +45,18 @@ class CompositionCost {
   }
 }
 
-/** `variables`: each field evaluated on first read, once, under its own per-call limit. */
-class LazyVariables implements CelObject {
-  readonly kind = 'object' as const;
-  readonly typeName = VARIABLES_TYPE;
-  private readonly results = new Map<string, CelValue | CelEvalError>();
-  private readonly byName: ReadonlyMap<string, VariableComposition['variables'][number]>;
-
-  constructor(
-    composition: VariableComposition,
-    private readonly act: Record<string, CelValue>,
-    private readonly cost: CompositionCost,
-  ) {
-    this.byName = new Map(composition.variables.map((v) => [v.name, v]));
+/** A policy's variables: each under its own per-call limit, charged to `cost`, in Kubernetes' policy wording. */
+const policyVariables = (cost: CompositionCost): VariableEvaluator => (v, act) => {
+  if (v.compiled === undefined) return new CelEvalError(`composited variable "${v.name}" fails to compile: ${v.error?.detail ?? 'unknown error'}`);
+  const tracker: CostTracker = { cost: 0, limit: PER_CALL_LIMIT };
+  try {
+    return v.compiled.program.evaluate(act, tracker);
+  } catch (e) {
+    return new CelEvalError(`composited variable "${v.name}" fails to evaluate: ${message(e)}`);
+  } finally {
+    cost.add(tracker.cost);
   }
-
-  field(name: string): CelValue | undefined {
-    let r = this.results.get(name);
-    if (r === undefined) {
-      const v = this.byName.get(name);
-      if (v === undefined) return undefined;
-      if (v.compiled === undefined) r = new CelEvalError(`composited variable "${name}" fails to compile: ${v.error?.detail ?? 'unknown error'}`);
-      else {
-        const tracker: CostTracker = { cost: 0, limit: PER_CALL_LIMIT };
-        try {
-          r = v.compiled.program.evaluate(this.act, tracker);
-        } catch (e) {
-          r = new CelEvalError(`composited variable "${name}" fails to evaluate: ${message(e)}`);
-        }
-        this.cost.add(tracker.cost);
-      }
-      this.results.set(name, r);
-    }
-    if (r instanceof CelEvalError) throw r;
-    return r;
-  }
-
-  hasField(name: string): boolean {
-    return this.byName.has(name);
-  }
-
-  *fieldNames(): Iterable<string> {
-    yield* this.byName.keys();
-  }
-}
+};
 
 /**
  * Evaluates `items` in order against `input` under `budget`. `composition` (when the list may read
@@ -104,7 +72,7 @@ export function evaluateList(
   if (items.every((i) => i === undefined)) return { results: items as undefined[], remaining: budget };
   const act = admissionActivation(input);
   const cost = new CompositionCost();
-  if (composition !== undefined) act[VARIABLES] = new LazyVariables(composition, act, cost);
+  if (composition !== undefined) act[VARIABLES] = new LazyVariables(composition, act, policyVariables(cost));
   let remaining = budget;
   const results: (EvaluationResult | undefined)[] = [];
   // One tracker for the list, reset per item (one object less per evaluation).

@@ -402,12 +402,19 @@ export function admissionActivation(input: AdmissionInput, composition?: Variabl
     act[AUTHORIZER] = input.authorizer;
     act[REQUEST_RESOURCE_AUTHORIZER] = input.requestResourceAuthorizer ?? requestResourceCheck(input.authorizer, input.request);
   }
-  if (composition !== undefined) act[VARIABLES] = new LazyVariables(composition, act, tracker);
+  if (composition !== undefined) act[VARIABLES] = new LazyVariables(composition, act, chargedTo(tracker));
   return act;
 }
 
-/** `variables`: a CEL object whose fields are computed on first access. */
-class LazyVariables implements CelObject {
+/**
+ * How one variable is computed on first read: its value, or the error every read of it then throws. The
+ * default (admissionActivation's) charges the activation's tracker; the policy plugin gives each variable a
+ * tracker of its own and Kubernetes' policy wording (admission/policy/expression-evaluation.ts).
+ */
+export type VariableEvaluator = (variable: CompiledVariable, act: Record<string, CelValue>) => CelValue | CelEvalError;
+
+/** `variables`: a CEL object whose fields are computed on first access, once each. */
+export class LazyVariables implements CelObject {
   readonly kind = 'object' as const;
   readonly typeName = VARIABLES_TYPE;
   private readonly results = new Map<string, CelValue | CelEvalError>();
@@ -416,7 +423,7 @@ class LazyVariables implements CelObject {
   constructor(
     composition: VariableComposition,
     private readonly act: Record<string, CelValue>,
-    private readonly tracker: CostTracker | undefined,
+    private readonly evaluate: VariableEvaluator,
   ) {
     this.byName = new Map(composition.variables.map((v) => [v.name, v]));
   }
@@ -426,14 +433,7 @@ class LazyVariables implements CelObject {
     if (r === undefined) {
       const v = this.byName.get(name);
       if (v === undefined) return undefined;
-      if (v.compiled === undefined) r = new CelEvalError(`variable '${name}' failed to compile: ${v.error?.detail ?? 'unknown error'}`);
-      else {
-        try {
-          r = v.compiled.program.evaluate(this.act, this.tracker);
-        } catch (e) {
-          r = e instanceof CelEvalError ? e : new CelEvalError(String(e));
-        }
-      }
+      r = this.evaluate(v, this.act);
       this.results.set(name, r);
     }
     if (r instanceof CelEvalError) throw r;
@@ -448,6 +448,16 @@ class LazyVariables implements CelObject {
     yield* this.byName.keys();
   }
 }
+
+/** The default evaluator: charged to `tracker` (shared by the whole evaluation). */
+const chargedTo = (tracker: CostTracker | undefined): VariableEvaluator => (v, act) => {
+  if (v.compiled === undefined) return new CelEvalError(`variable '${v.name}' failed to compile: ${v.error?.detail ?? 'unknown error'}`);
+  try {
+    return v.compiled.program.evaluate(act, tracker);
+  } catch (e) {
+    return e instanceof CelEvalError ? e : new CelEvalError(String(e));
+  }
+};
 
 /** Evaluates a compiled admission expression (throws CelEvalError, CelCostError past the limit). */
 export function evaluateAdmission(compiled: AdmissionCompilation, activation: Record<string, CelValue>, tracker?: CostTracker): CelValue {
