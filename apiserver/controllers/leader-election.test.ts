@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { Store } from '../../storage/interface.js';
 import { unavailable } from '../../storage/errors.js';
 import { openMemoryStore } from '../../storage/memory/memory-store.js';
+import { leases } from '../registry/kinds/coordination/lease.js';
+import { canonicalMicroTime } from '../registry/kinds/coordination/micro-time.js';
 import { startLeaderElection, type LeaderElector } from './leader-election.js';
 
 const KEY = '/registry/leases/platform-system/test-controller';
@@ -103,4 +105,87 @@ test('a leader that cannot renew stops leading before anyone else starts', async
   await b.started;
   expect(signal.aborted).toBe(true);
   expect(log).toEqual(['a started', 'a stopped', 'b started']);
+});
+
+describe('the stored Lease', () => {
+  const MICRO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+  const stored = async (): Promise<any> => JSON.parse(Buffer.from((await store.get(KEY)).kv!.value).toString());
+
+  test('is a coordination/v1 Lease in the registry stored form, valid for the Lease kind, its metadata kept across renewals', async () => {
+    const log: string[] = [];
+    await replica('a', log).started;
+    const first = await stored();
+    await renewals(2);
+    const lease = await stored();
+    expect(Object.keys(lease)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+    expect(lease.apiVersion).toBe('coordination.k8s.io/v1');
+    expect(lease.kind).toBe('Lease');
+    expect(lease.metadata).toEqual({ name: 'test-controller', namespace: 'platform-system', uid: first.metadata.uid, creationTimestamp: first.metadata.creationTimestamp });
+    expect(lease.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lease.metadata.creationTimestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(lease.spec).toEqual({ holderIdentity: 'a', leaseDurationSeconds: 1, acquireTime: first.spec.acquireTime, renewTime: expect.stringMatching(MICRO), leaseTransitions: 0 });
+    expect(lease.spec.renewTime > first.spec.renewTime).toBe(true);
+    expect(canonicalMicroTime(lease.spec.renewTime)).toBe(lease.spec.renewTime);
+    expect(leases.validate(lease)).toEqual([]);
+  });
+
+  test('uses the apiVersion it is given', async () => {
+    const elector = startLeaderElection({
+      store, key: KEY, name: 'test-controller', namespace: 'platform-system', identity: 'x', apiVersion: 'coordination.platform.io/v1',
+      leaseDurationMs: 1000, renewDeadlineMs: 400, retryPeriodMs: 50, onStartedLeading: () => undefined,
+    });
+    electors.push(elector);
+    await renewals(1);
+    expect((await stored()).apiVersion).toBe('coordination.platform.io/v1');
+  });
+
+  test('a takeover counts a transition and sets a new acquireTime; a release empties the holder', async () => {
+    const log: string[] = [];
+    const a = replica('a', log);
+    await a.started;
+    const before = await stored();
+    const b = replica('b', log);
+    await a.elector.stop();
+    const released = await stored();
+    expect(released.spec.holderIdentity).toBe('');
+    expect(released.spec.leaseDurationSeconds).toBe(1);
+    await b.started;
+    const after = await stored();
+    expect(after.metadata.uid).toBe(before.metadata.uid);
+    expect(after.spec).toEqual(expect.objectContaining({ holderIdentity: 'b', leaseTransitions: 1 }));
+    expect(after.spec.acquireTime > before.spec.acquireTime).toBe(true);
+  });
+
+  test("a previous version's record (no uid, no creationTimestamp) is honoured until it expires, then completed", async () => {
+    const old = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'test-controller', namespace: 'platform-system' },
+      spec: { holderIdentity: 'old', leaseDurationSeconds: 1, acquireTime: '2024-01-01T00:00:00.000000Z', renewTime: '2024-01-01T00:00:00.000000Z', leaseTransitions: 3 } };
+    await store.create(KEY, Buffer.from(JSON.stringify(old)));
+    const log: string[] = [];
+    const t0 = Date.now();
+    const a = replica('a', log);
+    await a.started;
+    // Expiry is judged from when this replica first saw the record, not from the renewTime written in it.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    const lease = await stored();
+    expect(lease.metadata).toEqual({ name: 'test-controller', namespace: 'platform-system', uid: expect.stringMatching(/^[0-9a-f-]{36}$/), creationTimestamp: expect.any(String) });
+    expect(lease.spec).toEqual(expect.objectContaining({ holderIdentity: 'a', leaseTransitions: 4 }));
+  });
+
+  test('labels and annotations someone added are kept; a record that is not JSON counts as free', async () => {
+    const labelled = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
+      metadata: { name: 'test-controller', namespace: 'platform-system', uid: 'u-1', creationTimestamp: '2024-01-01T00:00:00Z', labels: { team: 'x' }, resourceVersion: '7' },
+      spec: { holderIdentity: '' } };
+    await store.create(KEY, Buffer.from(JSON.stringify(labelled)));
+    const log: string[] = [];
+    const a = replica('a', log);
+    await a.started;
+    expect((await stored()).metadata).toEqual({ name: 'test-controller', namespace: 'platform-system', uid: 'u-1', creationTimestamp: '2024-01-01T00:00:00Z', labels: { team: 'x' } });
+    await a.elector.stop();
+
+    const { kv } = await store.get(KEY);
+    await store.update(KEY, Buffer.from('not json'), kv!.modRevision);
+    const b = replica('b', log);
+    await b.started;
+    expect((await stored()).spec).toEqual(expect.objectContaining({ holderIdentity: 'b', leaseTransitions: 1 }));
+  });
 });

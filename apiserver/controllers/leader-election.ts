@@ -2,9 +2,15 @@
  * Leader election through a Lease object in the store (DESIGN.md invariant 11), so that the controllers
  * running inside the server act once however many replicas run.
  *
- * The lease is stored as a `coordination.k8s.io/v1` Lease at `<prefix>/leases/<namespace>/<name>`, where
- * the registry will serve it once the Lease kind exists. Every write is a compare-and-swap on the key's
- * modRevision, so two replicas can never both believe they took the same lease.
+ * The lease is a real `coordination.<domain>/v1` Lease at the key the Lease kind serves
+ * (`<prefix>/leases/<namespace>/<name>`), in the registry's stored form (no resourceVersion; uid and
+ * creationTimestamp set when it is created and kept afterwards, as are labels or annotations someone added),
+ * so `kubectl get lease -n <system namespace>` shows the holder. Every write is a compare-and-swap on the
+ * key's modRevision, so two replicas can never both believe they took the same lease.
+ *
+ * Records of earlier versions (the same shape without uid and creationTimestamp) are read as they are and
+ * completed on the next write; a record that is not a JSON object (or a Lease deleted through the API)
+ * counts as free, and the next write replaces it, still by compare-and-swap.
  *
  * Expiry is judged on the local clock, as client-go does: a candidate remembers when it last saw the
  * lease record change and considers it expired `leaseDurationMs` after that, whatever time the holder
@@ -13,6 +19,8 @@
  */
 import type { Store } from '../../storage/interface.js';
 import { isStorageError } from '../../storage/errors.js';
+import { microTimeOf } from '../registry/kinds/coordination/micro-time.js';
+import { newUid, rfc3339 } from '../registry/generic/system-fields.js';
 
 export interface LeaderElectionOptions {
   readonly store: Store;
@@ -20,6 +28,8 @@ export interface LeaderElectionOptions {
   readonly key: string;
   readonly name: string;
   readonly namespace: string;
+  /** The Lease's apiVersion, `coordination.<domain>/v1`; default `coordination.k8s.io/v1`. */
+  readonly apiVersion?: string;
   /** This replica's identity (host name + a random suffix). */
   readonly identity: string;
   /** Default 15 s. */
@@ -53,10 +63,33 @@ interface LeaseSpec {
 interface LeaseRecord {
   readonly modRevision: number;
   readonly spec: LeaseSpec;
+  /** The stored object's metadata (kept on every write); empty for a record that did not parse. */
+  readonly metadata: Record<string, unknown>;
+  /** The stored object's other top-level fields, kept as they are. */
+  readonly rest: Record<string, unknown>;
   readonly raw: string;
 }
 
-const microTime = (ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A stored value as a lease record; anything that is not a JSON object reads as a free lease. */
+function parseRecord(raw: string, modRevision: number): LeaseRecord {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  if (!isRecord(parsed)) return { modRevision, spec: {}, metadata: {}, rest: {}, raw };
+  const { apiVersion: _a, kind: _k, metadata, spec, ...rest } = parsed;
+  return { modRevision, spec: isRecord(spec) ? (spec as LeaseSpec) : {}, metadata: isRecord(metadata) ? metadata : {}, rest, raw };
+}
+
+/** The record's transition count; a missing or malformed one counts as 0. */
+function transitionsOf(record: LeaseRecord | undefined): number {
+  const n = record?.spec.leaseTransitions;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0;
+}
 
 /** Starts campaigning at once; keeps trying until `stop()`. */
 export function startLeaderElection(o: LeaderElectionOptions): LeaderElector {
@@ -74,20 +107,25 @@ export function startLeaderElection(o: LeaderElectionOptions): LeaderElector {
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();
 
-  const encode = (spec: LeaseSpec): Buffer =>
-    Buffer.from(JSON.stringify({
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
-      metadata: { name: o.name, namespace: o.namespace },
-      spec,
-    }));
+  const apiVersion = o.apiVersion ?? 'coordination.k8s.io/v1';
+
+  /** The stored form of the Lease with `spec`, keeping what `current` has besides (metadata, other fields). */
+  const encode = (spec: LeaseSpec, current: LeaseRecord | undefined, t: number): Buffer => {
+    const { resourceVersion: _rv, selfLink: _sl, ...kept } = current?.metadata ?? {};
+    const metadata: Record<string, unknown> = {
+      ...kept,
+      name: o.name,
+      namespace: o.namespace,
+      uid: typeof kept.uid === 'string' && kept.uid !== '' ? kept.uid : newUid(),
+      creationTimestamp: typeof kept.creationTimestamp === 'string' ? kept.creationTimestamp : rfc3339(new Date(t)),
+    };
+    return Buffer.from(JSON.stringify({ apiVersion, kind: 'Lease', metadata, ...current?.rest, spec }));
+  };
 
   const read = async (): Promise<LeaseRecord | undefined> => {
     const { kv } = await o.store.get(o.key);
     if (kv === undefined) return undefined;
-    const raw = Buffer.from(kv.value).toString('utf8');
-    const spec = (JSON.parse(raw) as { spec?: LeaseSpec }).spec ?? {};
-    return { modRevision: kv.modRevision, spec, raw };
+    return parseRecord(Buffer.from(kv.value).toString('utf8'), kv.modRevision);
   };
 
   const observe = (record: LeaseRecord | undefined): void => {
@@ -107,21 +145,21 @@ export function startLeaderElection(o: LeaderElectionOptions): LeaderElector {
     const t = now();
     const current = await read();
     observe(current);
-    const holder = current?.spec.holderIdentity ?? '';
+    const holder = typeof current?.spec.holderIdentity === 'string' ? current.spec.holderIdentity : '';
     const heldByOther = holder !== '' && holder !== o.identity;
     if (heldByOther && observedAt + leaseDurationMs > t) return false;
 
     const spec: LeaseSpec = {
       holderIdentity: o.identity,
       leaseDurationSeconds: Math.ceil(leaseDurationMs / 1000),
-      acquireTime: holder === o.identity ? current?.spec.acquireTime : microTime(t),
-      renewTime: microTime(t),
-      leaseTransitions: (current?.spec.leaseTransitions ?? 0) + (holder === o.identity ? 0 : 1),
+      acquireTime: holder === o.identity && typeof current?.spec.acquireTime === 'string' ? current.spec.acquireTime : microTimeOf(t),
+      renewTime: microTimeOf(t),
+      leaseTransitions: transitionsOf(current) + (holder === o.identity ? 0 : 1),
     };
     if (current === undefined) spec.leaseTransitions = 0;
     try {
-      if (current === undefined) await o.store.create(o.key, encode(spec));
-      else await o.store.update(o.key, encode(spec), current.modRevision);
+      if (current === undefined) await o.store.create(o.key, encode(spec, undefined, t));
+      else await o.store.update(o.key, encode(spec, current, t), current.modRevision);
     } catch (err) {
       // Another replica wrote first: it wins this round; we learn its record next round.
       if (isStorageError(err, 'Conflict') || isStorageError(err, 'AlreadyExists') || isStorageError(err, 'NotFound')) return false;
@@ -177,7 +215,7 @@ export function startLeaderElection(o: LeaderElectionOptions): LeaderElector {
       try {
         const current = await read();
         if (current?.spec.holderIdentity === o.identity) {
-          await o.store.update(o.key, encode({ ...current.spec, holderIdentity: '', leaseDurationSeconds: 1 }), current.modRevision);
+          await o.store.update(o.key, encode({ ...current.spec, holderIdentity: '', leaseDurationSeconds: 1 }, current, now()), current.modRevision);
         }
       } catch (err) {
         o.onError?.(err);

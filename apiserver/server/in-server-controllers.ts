@@ -32,6 +32,8 @@ export function startInServerControllers(store: Store, resources: ServedResource
     key: `${config.storagePrefix}/leases/${names.systemNamespace}/platform-apiserver-controllers`,
     name: 'platform-apiserver-controllers',
     namespace: names.systemNamespace,
+    // A Lease the registry serves (coordination.<domain>/v1 at the same key): `kubectl get lease` shows the leader.
+    apiVersion: `${names.group('coordination')}/v1`,
     identity: `${hostname()}_${randomUUID()}`,
     onStartedLeading: (signal) => {
       logger.info('leading: starting the in-server controllers');

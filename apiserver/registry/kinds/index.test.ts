@@ -19,6 +19,7 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'apiregistration/APIService',
     'admissionregistration/ValidatingAdmissionPolicy',
     'admissionregistration/ValidatingAdmissionPolicyBinding',
+    'coordination/Lease',
     'authentication/SelfSubjectReview',
     'authentication/TokenReview',
     'authorization/LocalSubjectAccessReview',

@@ -25,6 +25,7 @@ import { apiServices } from './apiregistration/apiservice.js';
 import { customResourceDefinitions } from './apiextensions/crd.js';
 import { validatingAdmissionPolicies } from './admissionregistration/validating-admission-policy.js';
 import { validatingAdmissionPolicyBindings } from './admissionregistration/validating-admission-policy-binding.js';
+import { leases } from './coordination/lease.js';
 
 const BUILTIN: readonly KindStrategy[] = Object.freeze([
   configMaps,
@@ -43,6 +44,7 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   apiServices,
   validatingAdmissionPolicies,
   validatingAdmissionPolicyBindings,
+  leases,
   // The review APIs: virtual (create only, never stored).
   selfSubjectReviews,
   tokenReviews,
