@@ -172,6 +172,7 @@ for (const variant of variants) {
         ['selfsubjectaccessreviews', '', group('authorization'), 'false', 'SelfSubjectAccessReview'],
         ['selfsubjectrulesreviews', '', group('authorization'), 'false', 'SelfSubjectRulesReview'],
         ['subjectaccessreviews', '', group('authorization'), 'false', 'SubjectAccessReview'],
+        ['leases', '', group('coordination'), 'true', 'Lease'],
         ['events', 'ev', group('events'), 'true', 'Event'],
         ['clusterrolebindings', '', rbacGroup, 'false', 'ClusterRoleBinding'],
         ['clusterroles', '', rbacGroup, 'false', 'ClusterRole'],
@@ -183,6 +184,26 @@ for (const variant of variants) {
       // `-o name` spells resources of named groups `<resource>.<group>`.
       const clusterScoped = rows.slice(1).filter((r) => r[3] === 'false').map((r) => (r[2] === 'v1' ? r[0] : `${r[0]}.${r[2].slice(0, -'/v1'.length)}`));
       expect(ok(await kubectl('api-resources', '--namespaced=false', '-o', 'name'))).toBe(clusterScoped.map((n) => `${n}\n`).join(''));
+    });
+
+    it('get lease -n <system namespace> shows the leader of the in-server controllers', async () => {
+      // The first election round runs as the server starts; a fresh server may not have written it yet.
+      const deadline = Date.now() + 20_000;
+      let rows: Record<string, string>[] = [];
+      for (;;) {
+        const res = await kubectl('get', 'lease', '-n', names.systemNs);
+        expect(res.status).toBe(0);
+        rows = res.stdout === '' ? [] : parseTable(res.stdout);
+        if (rows.length > 0 && rows[0]!.HOLDER !== undefined && rows[0]!.HOLDER !== '') {
+          expect(headerLine(res.stdout)).toMatch(/^NAME {3,}HOLDER {3,}AGE$/);
+          break;
+        }
+        if (Date.now() > deadline) throw new Error(`no leader lease: ${res.stdout}${res.stderr}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(rows.map((r) => r.NAME)).toEqual(['platform-apiserver-controllers']);
+      expect(rows[0]!.HOLDER).toMatch(/_[0-9a-f-]{36}$/);
+      expect(rows[0]!.AGE).toMatch(AGE);
     });
 
     it('get ns shows the bootstrap namespaces of the domain, Active', async () => {
