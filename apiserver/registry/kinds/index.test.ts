@@ -20,6 +20,8 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'admissionregistration/ValidatingAdmissionPolicy',
     'admissionregistration/ValidatingAdmissionPolicyBinding',
     'coordination/Lease',
+    'storage/StorageClass',
+    'storage/VolumeAttachment',
     'authentication/SelfSubjectReview',
     'authentication/TokenReview',
     'authorization/LocalSubjectAccessReview',

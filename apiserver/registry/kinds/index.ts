@@ -26,6 +26,8 @@ import { customResourceDefinitions } from './apiextensions/crd.js';
 import { validatingAdmissionPolicies } from './admissionregistration/validating-admission-policy.js';
 import { validatingAdmissionPolicyBindings } from './admissionregistration/validating-admission-policy-binding.js';
 import { leases } from './coordination/lease.js';
+import { storageClasses } from './storage/storageclass.js';
+import { volumeAttachments } from './storage/volumeattachment.js';
 
 const BUILTIN: readonly KindStrategy[] = Object.freeze([
   configMaps,
@@ -45,6 +47,8 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   validatingAdmissionPolicies,
   validatingAdmissionPolicyBindings,
   leases,
+  storageClasses,
+  volumeAttachments,
   // The review APIs: virtual (create only, never stored).
   selfSubjectReviews,
   tokenReviews,
