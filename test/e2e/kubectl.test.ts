@@ -178,6 +178,8 @@ for (const variant of variants) {
         ['clusterroles', '', rbacGroup, 'false', 'ClusterRole'],
         ['rolebindings', '', rbacGroup, 'true', 'RoleBinding'],
         ['roles', '', rbacGroup, 'true', 'Role'],
+        ['storageclasses', 'sc', group('storage'), 'false', 'StorageClass'],
+        ['volumeattachments', '', group('storage'), 'false', 'VolumeAttachment'],
       ];
       const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length)) + 3);
       expect(res.stdout).toBe([...rows.map((r) => r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join('')), ''].join('\n'));
