@@ -75,7 +75,7 @@ describe('VolumeAttachment validation on create', () => {
 });
 
 describe('VolumeAttachment updates', () => {
-  const stored = { ...createAs(volumeAttachments, va()).obj, status: { attached: true, attachmentMetadata: { device: '/dev/sdb' } } };
+  const stored: KubeObject = { ...createAs(volumeAttachments, va()).obj, status: { attached: true, attachmentMetadata: { device: '/dev/sdb' } } };
 
   test('metadata may change; the status sent is replaced by the stored one', () => {
     const { obj, causes } = updateAs(volumeAttachments, { ...stored, metadata: { ...stored.metadata, labels: { a: 'b' } }, status: { attached: false } }, stored);
