@@ -20,6 +20,7 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'admissionregistration/ValidatingAdmissionPolicy',
     'admissionregistration/ValidatingAdmissionPolicyBinding',
     'coordination/Lease',
+    'discovery/EndpointSlice',
     'storage/StorageClass',
     'storage/VolumeAttachment',
     'authentication/SelfSubjectReview',

@@ -26,6 +26,7 @@ import { customResourceDefinitions } from './apiextensions/crd.js';
 import { validatingAdmissionPolicies } from './admissionregistration/validating-admission-policy.js';
 import { validatingAdmissionPolicyBindings } from './admissionregistration/validating-admission-policy-binding.js';
 import { leases } from './coordination/lease.js';
+import { endpointSlices } from './discovery/endpointslice.js';
 import { storageClasses } from './storage/storageclass.js';
 import { volumeAttachments } from './storage/volumeattachment.js';
 
@@ -47,6 +48,7 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   validatingAdmissionPolicies,
   validatingAdmissionPolicyBindings,
   leases,
+  endpointSlices,
   storageClasses,
   volumeAttachments,
   // The review APIs: virtual (create only, never stored).
