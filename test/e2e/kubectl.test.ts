@@ -173,6 +173,7 @@ for (const variant of variants) {
         ['selfsubjectrulesreviews', '', group('authorization'), 'false', 'SelfSubjectRulesReview'],
         ['subjectaccessreviews', '', group('authorization'), 'false', 'SubjectAccessReview'],
         ['leases', '', group('coordination'), 'true', 'Lease'],
+        ['endpointslices', '', group('discovery'), 'true', 'EndpointSlice'],
         ['events', 'ev', group('events'), 'true', 'Event'],
         ['clusterrolebindings', '', rbacGroup, 'false', 'ClusterRoleBinding'],
         ['clusterroles', '', rbacGroup, 'false', 'ClusterRole'],
