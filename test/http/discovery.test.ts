@@ -1,7 +1,7 @@
 /**
  * EndpointSlice over HTTP on both backends: `discovery.<domain>/v1` served (namespaced, no status
  * sub-resource), in one round trip through create (v1 defaults, the deprecated topology dropped),
- * Kubernetes' validation as a 422 Status with causes, the immutable address type, the generation, kubectl's
+ * Kubernetes' validation as a 422 Status with causes, the immutable address type, the generation (bumped by label changes too), kubectl's
  * table, protobuf, the all-namespaces list, and a delete that answers with a Status.
  */
 import { backends, describeBackends, stopBackends, uniqueName, type TestApi } from './helpers.js';
@@ -60,6 +60,9 @@ describeBackends(all, (b) => {
     const moved = await api.request('PUT', `${path}/${name}`, { body: { ...es, endpoints: [...es.endpoints, { addresses: ['10.1.0.8', '10.1.0.9', '10.1.0.10'] }] } });
     expect(moved.status).toBe(200);
     expect(moved.json().metadata.generation).toBe(2);
+    const relabeled = await api.request('PUT', `${path}/${name}`, { body: { ...moved.json(), metadata: { ...moved.json().metadata, labels: { 'platform.io/service-name': 'api' } } } });
+    expect(relabeled.status).toBe(200);
+    expect(relabeled.json().metadata.generation).toBe(3);
 
     const table = (await api.request('GET', `${BASE}/endpointslices`, { headers: { Accept: TABLE } })).json();
     expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'AddressType', 'Ports', 'Endpoints', 'Age']);

@@ -135,6 +135,14 @@ describe('EndpointSlice updates', () => {
     ]);
   });
 
+  test('a label change bumps the generation; other metadata does not', () => {
+    const base = { ...stored, metadata: { ...stored.metadata, generation: 4 } };
+    const relabeled = { ...base, metadata: { ...base.metadata, labels: { 'kubernetes.io/service-name': 'api' } } };
+    expect(updateAs(endpointSlices, relabeled, base).obj.metadata.generation).toBe(5);
+    const annotated = { ...base, metadata: { ...base.metadata, annotations: { a: 'b' } } };
+    expect(updateAs(endpointSlices, annotated, base).obj.metadata.generation).toBe(4);
+  });
+
   test('an update still validates the whole slice', () => {
     expect(updateAs(endpointSlices, { ...stored, addressType: '', endpoints: [ep([])] }, stored).causes).toEqual([
       required('addressType'),

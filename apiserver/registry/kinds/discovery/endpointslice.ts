@@ -1,7 +1,8 @@
 /**
  * EndpointSlice (`discovery.<domain>/v1`): a subset of the endpoints implementing a service. Namespaced,
- * no status; `kubectl get` short names none (as Kubernetes). As in Kubernetes v1.32: the generation starts
- * at 1 and moves with every change outside metadata; `endpoints[].deprecatedTopology` is dropped silently
+ * no status and no short names (as Kubernetes). As in Kubernetes v1.32: the generation starts at 1 and
+ * moves with every change outside metadata and with every change of the labels (which pick the service);
+ * `endpoints[].deprecatedTopology` is dropped silently
  * on a create and on any update that changes the endpoints (v1 clients cannot write it); the address type
  * never changes. Delete answers with a Status.
  */
@@ -46,6 +47,8 @@ export const endpointSlices = Object.freeze({
   },
 
   prepareForUpdate(slice: KubeObject, old: KubeObject): void {
+    // Changes outside metadata bump the generation in the registry; a label change does too, here.
+    if (!jsonEqual(slice.metadata.labels ?? {}, old.metadata.labels ?? {})) slice.metadata.generation = (old.metadata.generation ?? 0) + 1;
     // Kubernetes keeps the topology only when the endpoints are sent back exactly as stored.
     if (!jsonEqual(slice.endpoints, old.endpoints)) dropTopology(slice);
   },
