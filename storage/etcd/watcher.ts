@@ -9,6 +9,9 @@ import type { WatchStream } from './watch-stream.js';
 /** How long a catching-up watcher must hear nothing before etcd's progress broadcasts are trusted for it. */
 const SYNC_GRACE_MS = 1_000;
 
+/** How long a progress broadcast waits behind the events etcd may still have in flight for a watcher. */
+const PROGRESS_SETTLE_MS = 25;
+
 /** What a watcher needs from the hub that owns the streams. */
 export interface WatchHost {
   /** The watcher ended (consumer left, failed): cancel it on its stream. */
@@ -54,6 +57,8 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
   private lastCatchUpAt = 0;
   /** Revision of the last progress batch pushed with no events since (repeats carry no news). */
   private lastProgress = -1;
+  /** A progress broadcast waiting `PROGRESS_SETTLE_MS` before it is passed on. */
+  private pendingProgress: NodeJS.Timeout | undefined;
   private readonly queue: WatchBatch[] = [];
   private head = 0;
   private queued = 0;
@@ -144,8 +149,15 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
     if (!this.active || this.stream === undefined || revision < this.nextRevision - 1) return;
     if (!this.synced && Date.now() - this.lastCatchUpAt < SYNC_GRACE_MS) return;
     this.synced = true;
-    if (revision === this.lastProgress) return;
-    this.push({ events: [], revision });
+    if (revision === this.lastProgress || this.pendingProgress !== undefined) return;
+    // etcd < 3.4.25 may send this answer ahead of events it already took for the watcher (etcd#15220): a
+    // consistent read trusting it at once could miss a write it must see. Passed on a moment later, after
+    // whatever etcd had in flight for the watcher (delivered meanwhile into the buffer ahead of it).
+    this.pendingProgress = setTimeout(() => {
+      this.pendingProgress = undefined;
+      if (this.active && revision >= this.nextRevision - 1 && revision !== this.lastProgress) this.push({ events: [], revision });
+    }, PROGRESS_SETTLE_MS);
+    this.pendingProgress.unref?.();
   }
 
   /** Ends the watch with `err` (after the buffered batches, unless `dropBuffered`). */
@@ -243,6 +255,8 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
   }
 
   private detach(): void {
+    clearTimeout(this.pendingProgress);
+    this.pendingProgress = undefined;
     this.signal?.removeEventListener('abort', this.onAbort);
     this.host.release(this);
   }
