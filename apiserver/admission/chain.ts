@@ -27,6 +27,3 @@ export function admissionChain(plugins: readonly AdmissionPlugin[]): AdmissionCh
     },
   };
 }
-
-/** The chain with no plugins (tests that serve kinds without a server). */
-export const emptyAdmissionChain: AdmissionChain = admissionChain([]);

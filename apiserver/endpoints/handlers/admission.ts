@@ -20,7 +20,6 @@ export function admissionOptions(kind: string, fields: Record<string, unknown>):
 
 /** The admission of a create, update or patch with its parsed query options. */
 export function writeAdmissionOf(scope: RequestScope, kind: WriteOptionsKind, options: WriteOptions, view?: AdmissionView): WriteAdmission | undefined {
-  if (scope.admission === undefined || scope.admission.plugins.length === 0) return undefined;
   const fields = { dryRun: options.dryRun ? ['All'] : undefined, force: options.force, fieldManager: options.fieldManager };
   return writeAdmission(scope, admissionOptions(kind, fields), options.dryRun, view);
 }
