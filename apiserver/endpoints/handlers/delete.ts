@@ -13,13 +13,19 @@ export async function handleDelete(scope: RequestScope): Promise<void> {
   await respond(scope, result.code, body);
 }
 
-/** DELETE of a collection: the selected objects are deleted; the answer lists them as they were. */
+/**
+ * DELETE of a collection: the selected objects are deleted, and the answer is a Success Status naming the
+ * resource, as document 2's operation table says (Kubernetes answers the list of deleted objects instead;
+ * no stock client reads that body: docs/differences.md).
+ */
 export async function handleDeleteCollection(scope: RequestScope): Promise<void> {
   const list = listOptions(scope);
   const options = await deleteOptions(scope);
   // Each object is admitted as its own DELETE, as Kubernetes' delete collection does.
-  const deleted = await scope.served.registry.deleteCollection(scope.info.namespace, list, { ...options, admission: deleteAdmission(scope, options) });
-  await respond(scope, 200, { type: 'list', list: deleted });
+  await scope.served.registry.deleteCollection(scope.info.namespace, list, { ...options, admission: deleteAdmission(scope, options) });
+  const { group, resource } = scope.info;
+  const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { ...(group === '' ? {} : { group }), kind: resource } };
+  await respond(scope, 200, { type: 'raw', value: status });
 }
 
 function deleteAdmission(scope: RequestScope, o: DeleteOptions) {
