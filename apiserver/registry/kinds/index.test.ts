@@ -23,6 +23,8 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'discovery/EndpointSlice',
     'storage/StorageClass',
     'storage/VolumeAttachment',
+    'networking/ServiceCIDR',
+    'networking/IPAddress',
     'authentication/SelfSubjectReview',
     'authentication/TokenReview',
     'authorization/LocalSubjectAccessReview',

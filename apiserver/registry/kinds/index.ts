@@ -29,6 +29,8 @@ import { leases } from './coordination/lease.js';
 import { endpointSlices } from './discovery/endpointslice.js';
 import { storageClasses } from './storage/storageclass.js';
 import { volumeAttachments } from './storage/volumeattachment.js';
+import { ipAddresses } from './networking/ipaddress.js';
+import { serviceCIDRs } from './networking/servicecidr.js';
 
 const BUILTIN: readonly KindStrategy[] = Object.freeze([
   configMaps,
@@ -51,6 +53,9 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   endpointSlices,
   storageClasses,
   volumeAttachments,
+  // networking.<domain>/v1beta1: off unless --runtime-config enables it.
+  serviceCIDRs,
+  ipAddresses,
   // The review APIs: virtual (create only, never stored).
   selfSubjectReviews,
   tokenReviews,
