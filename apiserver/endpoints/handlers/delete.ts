@@ -23,7 +23,7 @@ export async function handleDeleteCollection(scope: RequestScope): Promise<void>
   const options = await deleteOptions(scope);
   // Each object is admitted as its own DELETE, as Kubernetes' delete collection does.
   await scope.served.registry.deleteCollection(scope.info.namespace, list, { ...options, admission: deleteAdmission(scope, options) });
-  const { group, resource } = scope.info;
+  const { apiGroup: group, resource } = scope.info;
   const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { ...(group === '' ? {} : { group }), kind: resource } };
   await respond(scope, 200, { type: 'raw', value: status });
 }

@@ -16,12 +16,21 @@ import { validateRulesAfter } from '../../schema/validate-rules.js';
 import { toCauses, type FieldError } from '../../validation/field-error.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../validation/object-meta.js';
 import type { StrategyContext } from '../kind-strategy.js';
+import { decodeError } from './decode-errors.js';
 import type { RegistryContext } from './registry-context.js';
 
-/** Schema errors; on an update of a custom resource, ratcheted against `old`. */
+/**
+ * Schema errors; on an update of a custom resource, ratcheted against `old`. A wrongly typed value of a
+ * built-in kind is a decoding error in Kubernetes: thrown here as its 400 (decode-errors.ts).
+ */
 function schemaErrors(ctx: RegistryContext, obj: KubeObject, old: KubeObject | undefined): FieldError[] {
-  if (old === undefined || ctx.validationStyle !== 'crd') return validateValue(obj, ctx.strategy.schema, undefined, { style: ctx.validationStyle });
-  return validateValueUpdate(obj, old, ctx.strategy.schema, { style: ctx.validationStyle }).errors;
+  if (ctx.validationStyle === 'crd' && old !== undefined) return validateValueUpdate(obj, old, ctx.strategy.schema, { style: ctx.validationStyle }).errors;
+  const errs = validateValue(obj, ctx.strategy.schema, undefined, { style: ctx.validationStyle });
+  if (ctx.validationStyle === 'builtin' && errs.length > 0) {
+    const decoding = decodeError(ctx.gk, ctx.strategy.version, ctx.strategy.schema, errs);
+    if (decoding !== undefined) throw decoding;
+  }
+  return errs;
 }
 
 /**
