@@ -29,6 +29,7 @@ import { leases } from './coordination/lease.js';
 import { endpointSlices } from './discovery/endpointslice.js';
 import { storageClasses } from './storage/storageclass.js';
 import { volumeAttachments } from './storage/volumeattachment.js';
+import { jobs } from './batch/job.js';
 import { ipAddresses } from './networking/ipaddress.js';
 import { serviceCIDRs } from './networking/servicecidr.js';
 
@@ -53,6 +54,7 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   endpointSlices,
   storageClasses,
   volumeAttachments,
+  jobs,
   // networking.<domain>/v1beta1: off unless --runtime-config enables it.
   serviceCIDRs,
   ipAddresses,
