@@ -289,7 +289,12 @@ function validateSpecFields(spec: JsonObject): FieldError[] {
     } else if (!REPLACEMENT_POLICIES.includes(policy)) errs.push(notSupported(at, policy, REPLACEMENT_POLICIES));
   }
   const templatePath = SPEC.child('template');
-  errs.push(...validatePodTemplateSpec(spec.template, templatePath));
+  // A missing `containers` is already the schema's `Required value` (pod spec schema); not twice.
+  const containersMissing = objectAt(objectAt(spec, 'template') ?? {}, 'spec')?.containers === undefined;
+  const containersPath = templatePath.child('spec').child('containers').toString();
+  for (const e of validatePodTemplateSpec(spec.template, templatePath)) {
+    if (!(containersMissing && e.type === 'FieldValueRequired' && e.field === containersPath)) errs.push(e);
+  }
   const restartPolicy = stringAt(objectAt(objectAt(spec, 'template') ?? {}, 'spec') ?? {}, 'restartPolicy');
   const restartPath = templatePath.child('spec').child('restartPolicy');
   if (restartPolicy === 'Always' || restartPolicy === '') errs.push(required(restartPath, 'valid values: "OnFailure", "Never"'));
