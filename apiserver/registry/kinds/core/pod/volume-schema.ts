@@ -98,7 +98,8 @@ const typedLocalObjectReference = (description: string, extra: Record<string, Sc
     },
   );
 
-const persistentVolumeClaimSpecSchema: Schema = obj('Desired characteristics of a volume claim.', {
+/** PersistentVolumeClaimSpec (core/v1), shared with the PersistentVolumeClaim schema (core/persistentvolumeclaim-schema.ts). */
+export const persistentVolumeClaimSpecSchema: Schema = obj('Desired characteristics of a volume claim.', {
   accessModes: stringList('ReadWriteOnce, ReadOnlyMany, ReadWriteMany or ReadWriteOncePod.'),
   dataSource: typedLocalObjectReference('A VolumeSnapshot or PersistentVolumeClaim to populate the volume from.'),
   dataSourceRef: typedLocalObjectReference('An object to populate the volume from (any namespace with a grant).', {

@@ -1,0 +1,42 @@
+/**
+ * `kubectl get replicationcontrollers` columns as kube-apiserver 1.32 prints them: NAME, DESIRED
+ * (spec.replicas), CURRENT (status.replicas), READY (status.readyReplicas) and AGE; with `-o wide` also
+ * CONTAINERS, IMAGES and SELECTOR (`k=v,...` with sorted keys, `<none>` when empty).
+ */
+import type { KubeObject } from '../../../api/object.js';
+import type { TableConvention } from '../../kind-strategy.js';
+import { containerCells, count } from '../apps/workload-table.js';
+import { ageCell, ageColumn, column, nameCell, nameColumn, table } from '../shared/table.js';
+import { isObject, objectAt } from './pod/json-values.js';
+
+/** labels.FormatLabels: sorted `k=v` pairs joined by commas, `<none>` for an empty map. */
+function formatSelector(selector: Record<string, unknown> | undefined): string {
+  const keys = Object.keys(selector ?? {}).sort();
+  if (keys.length === 0) return '<none>';
+  return keys.map((k) => `${k}=${String(selector![k])}`).join(',');
+}
+
+export const replicationControllerTable: TableConvention = table(
+  [
+    nameColumn,
+    column('Desired', 'integer', 'Replicas is the number of desired replicas.'),
+    column('Current', 'integer', 'Replicas is the most recently observed number of replicas.'),
+    column('Ready', 'integer', 'The number of ready replicas for this replication controller.'),
+    ageColumn,
+    column('Containers', 'string', 'Names of each container in the template.', 1),
+    column('Images', 'string', 'Images referenced by each container in the template.', 1),
+    column('Selector', 'string', 'Selector is a label query over pods that should match the Replicas count.', 1),
+  ],
+  (obj: KubeObject, now) => {
+    const spec = isObject(obj.spec) ? obj.spec : {};
+    return [
+      nameCell(obj),
+      count(spec, 'replicas'),
+      count(obj.status, 'replicas'),
+      count(obj.status, 'readyReplicas'),
+      ageCell(obj, now),
+      ...containerCells(spec.template),
+      formatSelector(objectAt(spec, 'selector')),
+    ];
+  },
+);
