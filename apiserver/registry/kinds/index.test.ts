@@ -23,6 +23,7 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'discovery/EndpointSlice',
     'storage/StorageClass',
     'storage/VolumeAttachment',
+    'batch/Job',
     'networking/ServiceCIDR',
     'networking/IPAddress',
     'authentication/SelfSubjectReview',
