@@ -9,6 +9,8 @@ test('platform.io names', () => {
   expect(n.extension('list-type')).toBe('x-platform-list-type');
   expect(n.key('deprecated')).toBe('platform.io/deprecated');
   expect(n.protobufMediaType).toBe('application/vnd.platform.protobuf');
+  expect(n.legacyDomain).toBe('platform.io');
+  expect(n.nodeAgent).toBe('nodeagent');
 });
 
 test('k8s.io switches to Kubernetes names', () => {
@@ -21,4 +23,6 @@ test('k8s.io switches to Kubernetes names', () => {
   expect(n.extension('list-type')).toBe('x-kubernetes-list-type');
   expect(n.key('deprecated')).toBe('k8s.io/deprecated');
   expect(n.protobufMediaType).toBe('application/vnd.kubernetes.protobuf');
+  expect(n.legacyDomain).toBe('kubernetes.io');
+  expect(n.nodeAgent).toBe('kubelet');
 });

@@ -24,6 +24,18 @@ export interface Naming {
   key(name: string): string;
   /** `application/vnd.platform.protobuf` / `application/vnd.kubernetes.protobuf`. */
   readonly protobufMediaType: string;
+  /**
+   * The domain of the well-known names Kubernetes spells `kubernetes.io/...` rather than `k8s.io/...` (Secret
+   * types, `kubernetes.io/service-account.name`, `batch.kubernetes.io/job-completion-index`, node role
+   * labels, the job controller's `kubernetes.io/job-controller`): `kubernetes.io` under `k8s.io`, else the
+   * domain itself (`platform.io/tls`, `batch.platform.io/job-completion-index`).
+   */
+  readonly legacyDomain: string;
+  /**
+   * The word for the node agent in member names: `kubelet` under `k8s.io` (`kubeletVersion`,
+   * `daemonEndpoints.kubeletEndpoint`), `nodeagent` in the documents' names (`nodeagentVersion`).
+   */
+  readonly nodeAgent: 'kubelet' | 'nodeagent';
 }
 
 /**
@@ -59,6 +71,8 @@ export function naming(domain: string): Naming {
     extension: (name: string) => `x-${w}-${name}`,
     key: (name: string) => `${domain}/${name}`,
     protobufMediaType: `application/vnd.${w}.protobuf`,
+    legacyDomain: domain === 'k8s.io' ? 'kubernetes.io' : domain,
+    nodeAgent: domain === 'k8s.io' ? 'kubelet' : 'nodeagent',
   });
 }
 

@@ -168,7 +168,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         },
         store: theStore,
         naming: names,
-        kinds: builtinKinds(),
+        kinds: builtinKinds(names),
         prefix: config.storagePrefix,
         runtimeConfig: parseRuntimeConfig(config.runtimeConfig),
         features: config.features,

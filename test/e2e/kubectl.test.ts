@@ -536,10 +536,18 @@ for (const variant of variants) {
       expect(missingNs.stderr).toBe('error: failed to create configmap: namespaces "no-such-ns" not found\n');
     });
 
-    it('patch --subresource=status fills the Node columns', async () => {
+    it('patch --subresource=status fills the Node columns (the node agent member names per domain)', async () => {
+      const agent = variant.domain === 'k8s.io' ? 'kubelet' : 'nodeagent';
+      const nodeInfo = {
+        [`${agent}Version`]: 'v1.32.1', osImage: 'Debian 12', kernelVersion: '6.1.0', containerRuntimeVersion: 'containerd://1.7.0',
+        bootID: 'b-1', architecture: 'amd64', operatingSystem: 'linux', [agent === 'kubelet' ? 'kubeProxyVersion' : 'proxyVersion']: '',
+        ...(agent === 'kubelet' ? { machineID: 'm-1', systemUUID: 'u-1' } : {}),
+      };
       const status = {
         status: {
-          nodeInfo: { kubeletVersion: 'v1.32.1', osImage: 'Debian 12', kernelVersion: '6.1.0', containerRuntimeVersion: 'containerd://1.7.0' },
+          nodeInfo,
+          daemonEndpoints: { [`${agent}Endpoint`]: { Port: 10250 } },
+          capacity: { cpu: '2' },
           addresses: [{ type: 'InternalIP', address: '10.0.0.5' }],
           conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'ok',
             lastHeartbeatTime: '2025-01-01T00:00:00Z', lastTransitionTime: '2025-01-01T00:00:00Z' }],
@@ -552,8 +560,13 @@ for (const variant of variants) {
         'INTERNAL-IP': '10.0.0.5', 'EXTERNAL-IP': '<none>', 'OS-IMAGE': 'Debian 12', 'KERNEL-VERSION': '6.1.0', 'CONTAINER-RUNTIME': 'containerd://1.7.0',
       }]);
       // The main resource ignores status; the status sub-resource ignores spec.
-      expect(ok(await kubectl('patch', 'node', 'worker-1', '--type=merge', '-p', '{"spec":{"unschedulable":true},"status":{"nodeInfo":{"kubeletVersion":"v0"}}}'))).toBe('node/worker-1 patched\n');
+      expect(ok(await kubectl('get', 'node', 'worker-1', '-o', `jsonpath={.status.daemonEndpoints.${agent}Endpoint.Port} {.status.nodeInfo.${agent}Version} {.status.allocatable.cpu}`))).toBe('10250 v1.32.1 2');
+      expect(ok(await kubectl('patch', 'node', 'worker-1', '--type=merge', '-p', `{"spec":{"unschedulable":true},"status":{"nodeInfo":{"${agent}Version":"v0"}}}`))).toBe('node/worker-1 patched\n');
       expect(parseTable(ok(await kubectl('get', 'node', 'worker-1')))[0]).toMatchObject({ STATUS: 'Ready,SchedulingDisabled', VERSION: 'v1.32.1' });
+      // The other mode's spelling is an unknown field (kubectl asks for strict field validation).
+      const other = agent === 'kubelet' ? 'nodeagent' : 'kubelet';
+      const wrong = await kubectl('patch', 'node', 'worker-1', '--subresource=status', '--type=merge', '-p', `{"status":{"nodeInfo":{"${other}Version":"v2"}}}`);
+      expect(wrong.stderr).toContain(`unknown field "status.nodeInfo.${other}Version"`);
       expect(ok(await kubectl('delete', 'node', 'worker-1'))).toBe('node "worker-1" deleted\n');
     });
 

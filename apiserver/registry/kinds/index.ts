@@ -6,7 +6,8 @@ import type { KindStrategy } from '../kind-strategy.js';
 import { configMaps } from './core/configmap.js';
 import { events } from './core/event.js';
 import { namespaces } from './core/namespace.js';
-import { nodes } from './core/node.js';
+import { nodes, nodesFor } from './core/node.js';
+import { DEFAULT_GROUP_DOMAIN, naming, type Naming } from '../../naming/naming.js';
 import { podTemplates } from './core/podtemplate.js';
 import { secrets } from './core/secret.js';
 import { serviceAccounts } from './core/serviceaccount.js';
@@ -67,6 +68,15 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   subjectAccessReviews,
 ]);
 
-export function builtinKinds(): readonly KindStrategy[] {
-  return BUILTIN;
+let kubernetesNames: readonly KindStrategy[] | undefined;
+
+/**
+ * The built-in kinds under a naming. Kinds whose member names carry a domain word (Node: the node agent is
+ * `nodeagent` in the documents, `kubelet` in Kubernetes) come in that naming's spelling; default: the
+ * documents' names.
+ */
+export function builtinKinds(n: Naming = naming(DEFAULT_GROUP_DOMAIN)): readonly KindStrategy[] {
+  if (n.nodeAgent === 'nodeagent') return BUILTIN;
+  kubernetesNames ??= Object.freeze(BUILTIN.map((k) => (k === nodes ? nodesFor(n) : k)));
+  return kubernetesNames;
 }

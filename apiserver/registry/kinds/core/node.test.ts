@@ -1,6 +1,8 @@
 import type { KubeObject } from '../../../api/object.js';
 import { errorString } from '../../../validation/field-error.js';
-import { nodes } from './node.js';
+import { naming } from '../../../naming/naming.js';
+import { testContext } from '../shared/test-context.js';
+import { nodes, nodesFor } from './node.js';
 
 const node = (spec: Record<string, unknown> = {}, status?: Record<string, unknown>, labels?: Record<string, string>): KubeObject => ({
   apiVersion: 'v1',
@@ -9,7 +11,9 @@ const node = (spec: Record<string, unknown> = {}, status?: Record<string, unknow
   spec,
   ...(status ? { status } : {}),
 });
-const validate = (n: KubeObject): string[] => nodes.validate(n).map(errorString);
+const ctx = testContext('platform.io', '', '', 'create');
+const k8s = testContext('k8s.io', '', '', 'create');
+const validate = (n: KubeObject, c = ctx): string[] => nodes.validate(n, c).map(errorString);
 const update = (n: KubeObject, old: KubeObject): string[] => nodes.validateUpdate(n, old).map(errorString);
 
 const typicalStatus = {
@@ -20,7 +24,7 @@ const typicalStatus = {
     { type: 'InternalIP', address: '10.0.0.5' },
     { type: 'Hostname', address: 'worker-1' },
   ],
-  nodeInfo: { kubeletVersion: 'v1.32.2', osImage: 'Debian GNU/Linux 12 (bookworm)', kernelVersion: '6.1.0-18-amd64', containerRuntimeVersion: 'containerd://1.7.13' },
+  nodeInfo: { nodeagentVersion: 'v1.32.2', osImage: 'Debian GNU/Linux 12 (bookworm)', kernelVersion: '6.1.0-18-amd64', containerRuntimeVersion: 'containerd://1.7.13' },
 };
 
 test('discovery data and schema', () => {
@@ -34,7 +38,7 @@ test('discovery data and schema', () => {
   expect(status.addresses).toMatchObject({ 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-patch-merge-key': 'type' });
   expect(status.conditions).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-strategy': 'merge' });
   expect(status.capacity!.additionalProperties).toMatchObject({ 'x-kubernetes-int-or-string': true });
-  expect(status.nodeInfo!.required).toContain('kubeletVersion');
+  expect(status.nodeInfo!.required).toContain('nodeagentVersion');
 });
 
 test('a typical node round-trips through create, status included', () => {
@@ -49,11 +53,66 @@ test('a typical node round-trips through create, status included', () => {
   );
 });
 
-test('podCIDRs win over podCIDR; removed config fields are dropped on create', () => {
-  const n = node({ podCIDR: '10.0.0.0/24', podCIDRs: ['10.1.0.0/24', 'fd00::/64'], configSource: { configMap: {} } }, { config: { error: '' } });
+test('a missing podCIDR or podCIDRs is filled from the other; removed config fields are dropped on create', () => {
+  const n = node({ podCIDRs: ['10.1.0.0/24', 'fd00::/64'], configSource: { configMap: {} } }, { config: { error: '' } });
   nodes.prepareForCreate(n);
   expect(n.spec).toEqual({ podCIDR: '10.1.0.0/24', podCIDRs: ['10.1.0.0/24', 'fd00::/64'] });
   expect(n.status).toEqual({});
+  const one = node({ podCIDR: '10.2.0.0/24' });
+  nodes.prepareForCreate(one);
+  expect(one.spec).toEqual({ podCIDR: '10.2.0.0/24', podCIDRs: ['10.2.0.0/24'] });
+});
+
+describe("document 2's node rules", () => {
+  test.each<[string, Record<string, unknown>, Record<string, unknown> | undefined, string[]]>([
+    ['podCIDRs[0] differing from podCIDR is refused, never rewritten', { podCIDR: '10.0.0.0/24', podCIDRs: ['10.1.0.0/24'] }, undefined, [
+      'spec.podCIDRs[0]: Invalid value: "10.1.0.0/24": must equal spec.podCIDR ("10.0.0.0/24")',
+    ]],
+    ['podCIDRs[0] equal to podCIDR', { podCIDR: '10.0.0.0/24', podCIDRs: ['10.0.0.0/24', 'fd00::/64'] }, undefined, []],
+    ['the three listed address types', {}, { addresses: [{ type: 'Hostname', address: 'a' }, { type: 'ExternalIP', address: '1.2.3.4' }, { type: 'InternalIP', address: '10.0.0.1' }] }, []],
+    ['an unlisted address type', {}, { addresses: [{ type: 'InternalDNS', address: 'a.local' }] }, [
+      'status.addresses[0].type: Unsupported value: "InternalDNS": supported values: "ExternalIP", "Hostname", "InternalIP"',
+    ]],
+    ['condition statuses True, False, Unknown', {}, { conditions: [{ type: 'Ready', status: 'True' }, { type: 'DiskPressure', status: 'False' }, { type: 'PIDPressure', status: 'Unknown' }] }, []],
+    ['a condition status outside the three', {}, { conditions: [{ type: 'Ready', status: 'true' }] }, [
+      'status.conditions[0].status: Unsupported value: "true": supported values: "False", "True", "Unknown"',
+    ]],
+  ])('%s', (_name, spec, status, expected) => {
+    expect(validate(node(spec, status))).toEqual(expected);
+  });
+
+  test('Kubernetes mode also accepts the DNS address types its node agents report', () => {
+    expect(validate(node({}, { addresses: [{ type: 'InternalDNS', address: 'a.local' }, { type: 'ExternalDNS', address: 'a.example' }] }), k8s)).toEqual([]);
+    expect(validate(node({}, { addresses: [{ type: 'Other', address: 'a' }] }), k8s)).toHaveLength(1);
+  });
+
+  test('status writes check them too', () => {
+    expect(nodes.validateStatusUpdate(node({}, { conditions: [{ type: 'Ready', status: 'Yes' }] }), node(), ctx).map(errorString)).toEqual([
+      'status.conditions[0].status: Unsupported value: "Yes": supported values: "False", "True", "Unknown"',
+    ]);
+  });
+
+  test('allocatable defaults to capacity; a given allocatable is kept', () => {
+    const n = node({}, { capacity: { cpu: '4', pods: '110' } });
+    nodes.canonicalize(n);
+    expect(n.status).toEqual({ capacity: { cpu: '4', pods: '110' }, allocatable: { cpu: '4', pods: '110' } });
+    const given = node({}, { capacity: { cpu: '4' }, allocatable: { cpu: '3' } });
+    nodes.canonicalize(given);
+    expect((given.status as { allocatable: unknown }).allocatable).toEqual({ cpu: '3' });
+  });
+
+  test('the node agent member names follow the naming; every nodeInfo member the document lists is required', () => {
+    const platform = nodesFor(naming('platform.io')).schema.properties!.status!.properties!;
+    const kube = nodesFor(naming('k8s.io')).schema.properties!.status!.properties!;
+    expect(Object.keys(platform.daemonEndpoints!.properties!)).toEqual(['nodeagentEndpoint']);
+    expect(Object.keys(kube.daemonEndpoints!.properties!)).toEqual(['kubeletEndpoint']);
+    expect([...platform.nodeInfo!.required!].sort()).toEqual(['architecture', 'bootID', 'containerRuntimeVersion', 'kernelVersion', 'nodeagentVersion', 'operatingSystem', 'osImage', 'proxyVersion']);
+    expect(kube.nodeInfo!.required).toEqual(expect.arrayContaining(['kubeletVersion', 'kubeProxyVersion', 'machineID', 'systemUUID']));
+    expect(platform.nodeInfo!.protobuf).toEqual(expect.objectContaining({ nodeagentVersion: 7, proxyVersion: 8 }));
+    const configMap = nodesFor(naming('platform.io')).schema.properties!.spec!.properties!.configSource!.properties!.configMap!;
+    expect(configMap.required).toContain('nodeagentConfigKey');
+    expect(nodesFor(naming('platform.io')).schema).toBe(nodes.schema);
+  });
 });
 
 describe('taints', () => {
@@ -117,7 +176,7 @@ test('resource quantities are checked on create and status updates', () => {
     'status.capacity.cpu: Invalid value: "-1": must be greater than or equal to 0',
     'status.allocatable.pods: Invalid value: "1.5": must be an integer',
   ]);
-  expect(nodes.validateStatusUpdate(node({}, { capacity: { memory: 'x' } }), node()).map(errorString)).toHaveLength(1);
+  expect(nodes.validateStatusUpdate(node({}, { capacity: { memory: 'x' } }), node(), ctx).map(errorString)).toHaveLength(1);
 });
 
 test('updates keep the old status; status updates reject duplicate addresses', () => {
@@ -127,7 +186,7 @@ test('updates keep the old status; status updates reject duplicate addresses', (
   expect(n.status).toEqual(typicalStatus);
   expect(n.status).not.toBe(old.status);
   const dup = node({}, { addresses: [{ type: 'InternalIP', address: '10.0.0.5' }, { type: 'InternalIP', address: '10.0.0.5' }] });
-  expect(nodes.validateStatusUpdate(dup, node()).map(errorString)).toEqual([
+  expect(nodes.validateStatusUpdate(dup, node(), ctx).map(errorString)).toEqual([
     'status.addresses[1]: Duplicate value: {"type":"InternalIP","address":"10.0.0.5"}',
   ]);
 });

@@ -3,15 +3,22 @@
  * status included, may be set on create (the node agent registers itself that way); afterwards the main
  * endpoint keeps the old status and `/status` keeps the old spec. Validation follows Kubernetes v1.32
  * (`ValidateNode`, `ValidateNodeUpdate`): taints, pod CIDRs (valid, at most one per IP family, set once),
- * `providerID` and `externalID` set once, resource quantities, unique addresses on update.
+ * `providerID` and `externalID` set once, resource quantities, unique addresses on update. Document 2's
+ * rules on top: `podCIDRs[0]` equals `podCIDR` when both are given (the server fills in a missing one but
+ * never rewrites a given one), address types are the listed ones, condition statuses are True, False or
+ * Unknown, `nodeInfo` members are required (schema), and allocatable defaults to capacity.
+ *
+ * The node agent's member names follow the naming (`nodesFor`, shared/node-schema.ts): `nodeagentVersion`
+ * in the documents' names, `kubeletVersion` under `k8s.io`.
  */
 import type { KubeObject } from '../../../api/object.js';
+import type { Naming } from '../../../naming/naming.js';
 import { duplicate, forbidden, FieldPath, invalidValue, notSupported, required, type FieldError } from '../../../validation/field-error.js';
 import { isQualifiedName, isValidLabelValue } from '../../../validation/names.js';
-import type { KindStrategy } from '../../kind-strategy.js';
+import type { KindStrategy, StrategyContext } from '../../kind-strategy.js';
 import { cidrFamily } from '../shared/cidr.js';
 import { TAINT_EFFECTS } from '../shared/common-schemas.js';
-import { nodeSchema } from '../shared/node-schema.js';
+import { nodeSchemaFor } from '../shared/node-schema.js';
 import { validateResourceList } from '../shared/quantity-checks.js';
 import { ageCell, ageColumn, column, nameCell, nameColumn, table } from '../shared/table.js';
 
@@ -30,14 +37,44 @@ function podCIDRs(spec: Rec | undefined): string[] {
   return one === '' ? [] : [one];
 }
 
-/** Keeps `podCIDR` and `podCIDRs` consistent: entry 0 is `podCIDR`. */
+/**
+ * Fills in whichever of `podCIDR` and `podCIDRs` is missing from the other (entry 0 is `podCIDR`). Given
+ * values are never rewritten: two that disagree are refused by validation.
+ */
 function syncPodCIDRs(node: KubeObject): void {
   const spec = record(node.spec);
   if (spec === undefined) return;
-  const cidrs = podCIDRs(spec);
-  if (cidrs.length === 0) return;
-  spec.podCIDRs = cidrs;
-  spec.podCIDR = cidrs[0];
+  const many = list(spec.podCIDRs);
+  const one = text(spec.podCIDR);
+  if (many.length === 0 && one !== '') spec.podCIDRs = [one];
+  else if (one === '' && typeof many[0] === 'string') spec.podCIDR = many[0];
+}
+
+/** Document 2: allocatable defaults to capacity. */
+function defaultAllocatable(node: KubeObject): void {
+  const status = record(node.status);
+  if (status?.capacity !== undefined && status.allocatable === undefined) status.allocatable = structuredClone(status.capacity);
+}
+
+/** The address types document 2 lists; Kubernetes' node agents also report the two DNS types. */
+const ADDRESS_TYPES = Object.freeze(['ExternalIP', 'Hostname', 'InternalIP']);
+const KUBERNETES_ADDRESS_TYPES = Object.freeze(['ExternalDNS', 'ExternalIP', 'Hostname', 'InternalDNS', 'InternalIP']);
+const CONDITION_STATUSES = Object.freeze(['False', 'True', 'Unknown']);
+
+/** The status rules of document 2 that Kubernetes leaves unchecked: address types, condition statuses. */
+function validateStatusValues(node: KubeObject, naming: Naming, errs: FieldError[]): void {
+  const status = record(node.status);
+  const types = naming.nodeAgent === 'kubelet' ? KUBERNETES_ADDRESS_TYPES : ADDRESS_TYPES;
+  const addresses = FieldPath.root('status').child('addresses');
+  list(status?.addresses).forEach((a, i) => {
+    const type = text(record(a)?.type);
+    if (type !== '' && !types.includes(type)) errs.push(notSupported(addresses.index(i).child('type'), type, types));
+  });
+  const conditions = FieldPath.root('status').child('conditions');
+  list(status?.conditions).forEach((c, i) => {
+    const value = text(record(c)?.status);
+    if (value !== '' && !CONDITION_STATUSES.includes(value)) errs.push(notSupported(conditions.index(i).child('status'), value, CONDITION_STATUSES));
+  });
 }
 
 // Kubernetes reports taint errors under `metadata.taints` (its ValidateNode passes the metadata path);
@@ -71,6 +108,8 @@ function validatePodCIDRs(spec: Rec | undefined, errs: FieldError[]): void {
   const cidrs = list(spec?.podCIDRs);
   if (cidrs.length === 0) return;
   const path = FieldPath.root('spec').child('podCIDRs');
+  const one = text(spec?.podCIDR);
+  if (one !== '' && cidrs[0] !== one) errs.push(invalidValue(path.index(0), cidrs[0], `must equal spec.podCIDR ("${one}")`));
   const families: (4 | 6 | undefined)[] = cidrs.map((c, i) => {
     const family = typeof c === 'string' ? cidrFamily(c) : undefined;
     if (family === undefined) errs.push(invalidValue(path.index(i), c, 'must be valid CIDR'));
@@ -162,6 +201,19 @@ function dropRemovedFields(node: KubeObject, old: KubeObject | undefined): void 
   }
 }
 
+const strategies = new Map<Naming['nodeAgent'], KindStrategy>();
+
+/** The Node kind under `naming` (its schema spells the node agent's members per the naming). */
+export function nodesFor(naming: Naming): KindStrategy {
+  let s = strategies.get(naming.nodeAgent);
+  if (s === undefined) {
+    s = Object.freeze({ ...nodes, schema: nodeSchemaFor(naming) });
+    strategies.set(naming.nodeAgent, s);
+  }
+  return s;
+}
+
+/** The Node kind in the documents' names (`nodeagentVersion`); `nodesFor` gives the other spelling. */
 export const nodes = Object.freeze({
   group: '',
   version: 'v1',
@@ -171,7 +223,7 @@ export const nodes = Object.freeze({
   namespaced: false,
   shortNames: Object.freeze(['no']),
   subresources: Object.freeze(['status'] as const),
-  schema: nodeSchema,
+  schema: nodeSchemaFor({ nodeAgent: 'nodeagent' }),
   table: table(
     [
       nameColumn,
@@ -192,7 +244,8 @@ export const nodes = Object.freeze({
         nodeStatus(node),
         roles(node),
         ageCell(node, now),
-        text(info?.kubeletVersion),
+        // Only one of the two survives decoding, per the naming.
+        text(info?.kubeletVersion ?? info?.nodeagentVersion),
         address(node, 'InternalIP'),
         address(node, 'ExternalIP'),
         orUnknown(info?.osImage),
@@ -218,7 +271,7 @@ export const nodes = Object.freeze({
     syncPodCIDRs(node);
   },
 
-  validate(node: KubeObject): FieldError[] {
+  validate(node: KubeObject, ctx: StrategyContext): FieldError[] {
     const errs: FieldError[] = [];
     const spec = record(node.spec);
     validateTaints(list(spec?.taints), errs);
@@ -226,6 +279,7 @@ export const nodes = Object.freeze({
     validateResourceList(status?.capacity, 'status.capacity', errs);
     validateResourceList(status?.allocatable, 'status.allocatable', errs);
     validatePodCIDRs(spec, errs);
+    validateStatusValues(node, ctx.naming, errs);
     return errs;
   },
 
@@ -235,7 +289,13 @@ export const nodes = Object.freeze({
     return errs.filter((e) => !e.field.startsWith('status.capacity.') && !e.field.startsWith('status.allocatable.'));
   },
 
-  validateStatusUpdate(node: KubeObject, old: KubeObject): FieldError[] {
-    return validateNodeUpdate(node, old);
+  validateStatusUpdate(node: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
+    const errs = validateNodeUpdate(node, old);
+    validateStatusValues(node, ctx.naming, errs);
+    return errs;
   },
+
+  // A default the schema cannot state, applied to whatever status is about to be stored (create, and
+  // `/status` writes; the main endpoint keeps the stored status).
+  canonicalize: defaultAllocatable,
 } satisfies KindStrategy);

@@ -7,7 +7,7 @@
  */
 import type { Naming } from '../../../naming/naming.js';
 
-export const legacyDomain = (naming: Naming): string => (naming.domain === 'k8s.io' ? 'kubernetes.io' : naming.domain);
+export const legacyDomain = (naming: Naming): string => naming.legacyDomain;
 
 /** `name` under the legacy domain: `tls` -> `kubernetes.io/tls` / `platform.io/tls`. */
 export const legacyKey = (naming: Naming, name: string): string => `${legacyDomain(naming)}/${name}`;
