@@ -77,7 +77,7 @@ function structField(root: Schema, path: string): { field: string; target: Schem
   const names: string[] = [];
   for (const m of path.matchAll(/([^.[\]]+)|\[([^\]]*)\]/g)) {
     if (s === undefined) break;
-    const member = m[1] === undefined ? undefined : s.properties?.[m[1]];
+    const member: Schema | undefined = m[1] === undefined ? undefined : s.properties?.[m[1]];
     if (member !== undefined) {
       names.push(m[1]!);
       s = member;
