@@ -5,6 +5,7 @@
  * main endpoint, the status counts, identity (hpa, all) and kubectl's table.
  */
 import type { KubeObject } from '../../../api/object.js';
+import type { KindStrategy } from '../../kind-strategy.js';
 import { createAs, updateAs, updateStatusAs, type Cause } from '../storage/testing.js';
 import { horizontalPodAutoscalers as hpas } from './horizontalpodautoscaler.js';
 
@@ -129,8 +130,8 @@ describe('HorizontalPodAutoscaler status writes', () => {
 describe('HorizontalPodAutoscaler identity and table', () => {
   test('autoscaling/v1 in every domain mode, namespaced, hpa, all, status', () => {
     expect(hpas).toEqual(expect.objectContaining({ group: 'autoscaling', version: 'v1', namespaced: true, shortNames: ['hpa'], categories: ['all'], subresources: ['status'] }));
-    expect((hpas as { groupPrefix?: string }).groupPrefix).toBeUndefined();
-    expect(hpas.deleteReturnsObject).toBeUndefined();
+    expect((hpas as KindStrategy).groupPrefix).toBeUndefined();
+    expect((hpas as KindStrategy).deleteReturnsObject).toBeUndefined();
   });
 
   test('NAME, REFERENCE, TARGETS, MINPODS, MAXPODS, REPLICAS, AGE', () => {

@@ -5,6 +5,7 @@
  * IPAddress objects with.
  */
 import type { KubeObject } from '../../../api/object.js';
+import type { KindStrategy } from '../../kind-strategy.js';
 import { naming } from '../../../naming/naming.js';
 import { createAs, updateAs, type Cause } from '../storage/testing.js';
 import { canonicalIP, ipAddressForService } from './ip-address-object.js';
@@ -86,7 +87,7 @@ describe('IPAddress updates', () => {
 describe('IPAddress identity and table', () => {
   test('cluster-scoped beta kind of the networking group without status', () => {
     expect(ipAddresses).toEqual(expect.objectContaining({ groupPrefix: 'networking', version: 'v1beta1', namespaced: false }));
-    expect(ipAddresses.subresources).toBeUndefined();
+    expect((ipAddresses as KindStrategy).subresources).toBeUndefined();
   });
 
   test('NAME and PARENTREF columns; the row also carries the age, as Kubernetes', () => {

@@ -4,6 +4,7 @@
  * create and kept by the main endpoint, the document's condition rules on status writes, and the table.
  */
 import type { KubeObject } from '../../../api/object.js';
+import type { KindStrategy } from '../../kind-strategy.js';
 import { createAs, updateAs, updateStatusAs, type Cause } from '../storage/testing.js';
 import { serviceCIDRs } from './servicecidr.js';
 
@@ -142,7 +143,7 @@ describe('ServiceCIDR status writes', () => {
 describe('ServiceCIDR identity and table', () => {
   test('cluster-scoped beta kind of the networking group with a status sub-resource', () => {
     expect(serviceCIDRs).toEqual(expect.objectContaining({ groupPrefix: 'networking', version: 'v1beta1', namespaced: false, subresources: ['status'] }));
-    expect(serviceCIDRs.deleteReturnsObject).toBeUndefined();
+    expect((serviceCIDRs as KindStrategy).deleteReturnsObject).toBeUndefined();
   });
 
   test('NAME, CIDRS (joined by commas), AGE', () => {
