@@ -24,6 +24,7 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'storage/StorageClass',
     'storage/VolumeAttachment',
     'batch/Job',
+    'autoscaling/HorizontalPodAutoscaler',
     'networking/ServiceCIDR',
     'networking/IPAddress',
     'authentication/SelfSubjectReview',

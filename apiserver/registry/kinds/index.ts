@@ -31,6 +31,7 @@ import { endpointSlices } from './discovery/endpointslice.js';
 import { storageClasses } from './storage/storageclass.js';
 import { volumeAttachments } from './storage/volumeattachment.js';
 import { jobs } from './batch/job.js';
+import { horizontalPodAutoscalers } from './autoscaling/horizontalpodautoscaler.js';
 import { ipAddresses } from './networking/ipaddress.js';
 import { serviceCIDRs } from './networking/servicecidr.js';
 
@@ -56,6 +57,7 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   storageClasses,
   volumeAttachments,
   jobs,
+  horizontalPodAutoscalers,
   // networking.<domain>/v1beta1: off unless --runtime-config enables it.
   serviceCIDRs,
   ipAddresses,
