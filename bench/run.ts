@@ -2,7 +2,7 @@
  * `make bench`: runs every benchmark part and prints one markdown report (machine, command, tables) to
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
- *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd, admission)
+ *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd, admission, kinds)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
  *   --server=dist|tsx   how parts http, cache, patch, media and auth run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
@@ -15,6 +15,7 @@ import { benchCelEngines } from './cel/engines.js';
 import { benchCelEnvironment } from './cel/environment.js';
 import { benchCrd } from './crd.js';
 import { benchAdmission } from './admission.js';
+import { benchKinds } from './kinds.js';
 import { benchHttp } from './http.js';
 import { benchMedia } from './media.js';
 import { benchPatch } from './patch.js';
@@ -38,6 +39,7 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   cel: async ({ scale }) => `${await benchCelEngines({ scale })}\n\n${await benchCelEnvironment({ scale })}`,
   crd: ({ scale, server }) => benchCrd({ scale, server }),
   admission: ({ scale, server }) => benchAdmission({ scale, server }),
+  kinds: ({ scale, server }) => benchKinds({ scale, server }),
 };
 
 function etcdVersion(): string {
