@@ -24,6 +24,8 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'storage/StorageClass',
     'storage/VolumeAttachment',
     'batch/Job',
+    'apps/StatefulSet',
+    '/ReplicationController',
     'autoscaling/HorizontalPodAutoscaler',
     'networking/ServiceCIDR',
     'networking/IPAddress',

@@ -31,6 +31,8 @@ import { endpointSlices } from './discovery/endpointslice.js';
 import { storageClasses } from './storage/storageclass.js';
 import { volumeAttachments } from './storage/volumeattachment.js';
 import { jobs } from './batch/job.js';
+import { statefulSets } from './apps/statefulset.js';
+import { replicationControllers } from './core/replicationcontroller.js';
 import { horizontalPodAutoscalers } from './autoscaling/horizontalpodautoscaler.js';
 import { ipAddresses } from './networking/ipaddress.js';
 import { serviceCIDRs } from './networking/servicecidr.js';
@@ -57,6 +59,8 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   storageClasses,
   volumeAttachments,
   jobs,
+  statefulSets,
+  replicationControllers,
   horizontalPodAutoscalers,
   // networking.<domain>/v1beta1: off unless --runtime-config enables it.
   serviceCIDRs,
