@@ -48,8 +48,11 @@ export interface StrategyContext {
   readonly requester?: Requester;
 }
 
-/** How `metadata.name` is validated. Most kinds: DNS subdomain. Namespace: DNS label. */
-export type NameRule = 'dns-subdomain' | 'dns-label' | 'path-segment';
+/** The OpenAPI actions whose published query parameters a kind may reduce (`KindStrategy.publishedQueryParameters`). */
+export type PublishedAction = 'list' | 'namespacedList' | 'post' | 'put' | 'patch' | 'delete' | 'deletecollection';
+
+/** How `metadata.name` is validated. Most kinds: DNS subdomain. Namespace: DNS label. Service: DNS-1035 label. */
+export type NameRule = 'dns-subdomain' | 'dns-label' | 'dns-1035-label' | 'path-segment';
 
 export interface TableColumn {
   readonly name: string;
@@ -134,6 +137,14 @@ export interface KindStrategy {
    * watch cache. See `VirtualKind`.
    */
   readonly virtual?: VirtualKind;
+  /**
+   * Document 2's reduced query parameter sets ("Endpoints": ServiceAccount, HorizontalPodAutoscaler,
+   * PodTemplate): per OpenAPI action (`list` also covers the watch actions), the query parameters the
+   * published operations list, besides `pretty`, in the documents' names (under `k8s.io` the documents
+   * publish Kubernetes' full sets). Requests still honor every standard parameter (kubectl and informers send
+   * them: docs/differences.md). Unset actions publish the standard set.
+   */
+  readonly publishedQueryParameters?: Readonly<Partial<Record<PublishedAction, readonly string[]>>>;
   /** Sub-resources served by a handler of the kind (`serviceaccounts/<name>/token`). See `ConnectSubresource`. */
   readonly connectSubresources?: readonly ConnectSubresource[];
 
@@ -165,6 +176,14 @@ export interface KindStrategy {
    * finalizers (a CustomResourceDefinition adds `customresourcecleanup.apiextensions.<domain>`).
    */
   markForDeletion?(obj: KubeObject, naming: Naming): boolean;
+  /**
+   * Graceful deletion (kube's CheckGracefulDelete; Pods): the grace period in seconds a DELETE of `obj`
+   * (not yet marked) waits, given the request's `gracePeriodSeconds` (undefined when not sent, never
+   * negative). A positive period keeps the object with `deletionTimestamp` = now + period and
+   * `deletionGracePeriodSeconds` = period until a DELETE with 0 (or a shorter period that reaches it) removes
+   * it; 0 removes it at once. See registry/generic/graceful-delete.ts.
+   */
+  gracefulDeletion?(obj: KubeObject, requestedGracePeriodSeconds: number | undefined): number;
   prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
 }
@@ -242,6 +261,34 @@ export const noServerServices: ServerServices = Object.freeze({
   tokenAuthenticators: Object.freeze([]),
   apiAudiences: Object.freeze([]),
 });
+
+/**
+ * A per-server asynchronous step of one resource's main-resource writes, for what a kind reserves outside
+ * its object (Service: cluster IPs and node ports), as Kubernetes' BeginCreate/BeginUpdate and AfterDelete.
+ * Supplied by the server's wiring (`GenericRegistryConfig.writeHooks`), not by the frozen KindStrategy,
+ * because it holds the server's state. The generic registry runs it:
+ *
+ *   create / create-on-update / apply-create: ... validate -> managedFields -> canonicalize ->
+ *     beginWrite(obj, undefined) -> validating admission -> store -> finish(true | false)
+ *   update (every attempt of the update loop): ... canonicalize -> beginWrite(obj, current) -> validating
+ *     admission -> store -> finish(true), or finish(false) on a conflict (the next attempt begins again),
+ *     an unchanged object, a dry run, a denial or any error
+ *   delete: afterDelete(obj) once the key is gone (a direct delete, or the update that removed the last
+ *     finalizer); never for a dry run or an object only marked for deletion.
+ *
+ * `beginWrite` may change `obj` (fill in what it reserved); it throws a StatusError to refuse (422 for a
+ * value already taken). With `ctx.dryRun` it must reserve nothing. `finish` is called exactly once per
+ * `beginWrite` that returned; `finish(false)` releases what the write took, `finish(true)` releases what
+ * the write gave up (an update's old values). Neither `finish` nor `afterDelete` throws: a failed release
+ * is the hook's to log and a repair pass's to clean up.
+ */
+export interface WriteHooks {
+  beginWrite(obj: KubeObject, old: KubeObject | undefined, ctx: StrategyContext): Promise<FinishWrite>;
+  afterDelete(obj: KubeObject): Promise<void>;
+}
+
+/** Ends one `beginWrite`: `committed` is true when the object was stored. */
+export type FinishWrite = (committed: boolean) => Promise<void>;
 
 /** The resource whose keys hold a kind's objects: its own, or the one it is stored as. */
 export const storedResourceOf = (s: KindStrategy): string => s.storedAs?.kind.resource ?? s.resource;

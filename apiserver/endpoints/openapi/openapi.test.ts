@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { naming, type Naming } from '../../naming/naming.js';
+import { podTemplates } from '../../registry/kinds/core/podtemplate.js';
 import { serviceAccounts } from '../../registry/kinds/core/serviceaccount.js';
 import { parseRuntimeConfig } from '../../registry/runtime-config.js';
 import { startTestApp, type TestApp } from '../discovery/test-app.js';
@@ -160,6 +161,33 @@ describe('OpenAPI v3 documents', () => {
     expect(doc.paths['/api/v1/namespaces'].parameters.map((p: any) => p.name)).toEqual(['pretty']);
     expect(doc.paths['/api/v1/namespaces/{name}/status'].patch.operationId).toBe('patchCoreV1NamespaceStatus');
     expect(doc.paths['/api/v1/namespaces/{namespace}/secrets/{name}/status']).toBeUndefined();
+  });
+
+  it("publish document 2's reduced query parameter sets for ServiceAccount and PodTemplate, Kubernetes' full sets under k8s.io", () => {
+    const params = (doc: any, path: string, method: string): string[] => doc.paths[path][method].parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name);
+    for (const dialect of ['v3', 'v2'] as const) {
+      const docs = openapiDocuments([serviceAccounts, podTemplates], platform, undefined, allStrategic);
+      const doc = parse(dialect === 'v3' ? docs.v3.get('api/v1')! : docs.v2());
+      const sa = '/api/v1/namespaces/{namespace}/serviceaccounts';
+      expect(params(doc, sa, 'get')).toEqual(['continue', 'limit', 'sendInitialEvents', 'watch']);
+      expect(params(doc, '/api/v1/serviceaccounts', 'get')).toEqual(['continue', 'limit', 'watch']);
+      expect(params(doc, sa, 'post')).toEqual(['dryRun']);
+      expect(params(doc, `${sa}/{name}`, 'patch')).toEqual(['dryRun', 'force']);
+      expect(params(doc, `${sa}/{name}`, 'delete')).toEqual(['dryRun']);
+      expect(params(doc, sa, 'delete')).toEqual(['continue', 'dryRun', 'limit', 'sendInitialEvents']);
+      // The token sub-resource keeps TokenRequest's parameters.
+      expect(params(doc, `${sa}/{name}/token`, 'post')).toEqual(['dryRun', 'fieldManager', 'fieldValidation']);
+      const pt = '/api/v1/namespaces/{namespace}/podtemplates';
+      expect(params(doc, pt, 'get')).toEqual(['continue', 'limit', 'watch']);
+      expect(params(doc, `${pt}/{name}`, 'put')).toEqual(['dryRun']);
+      expect(params(doc, pt, 'delete')).toEqual(['continue', 'dryRun', 'limit']);
+      expect(doc.paths[pt].parameters.map((p: any) => p.name)).toEqual(['namespace', 'pretty']);
+
+      const full = openapiDocuments([serviceAccounts, podTemplates], k8s, undefined, allStrategic);
+      const kube = parse(dialect === 'v3' ? full.v3.get('api/v1')! : full.v2());
+      expect(params(kube, sa, 'post')).toEqual(['dryRun', 'fieldManager', 'fieldValidation']);
+      expect(params(kube, pt, 'get')).toContain('labelSelector');
+    }
   });
 
   it('publish a connect sub-resource with its own kind (serviceaccounts/{name}/token takes and returns TokenRequest)', () => {

@@ -5,11 +5,11 @@
  * GVK and a `fieldValidation` query parameter).
  */
 import type { Naming } from '../../naming/naming.js';
-import { groupOf, type KindStrategy } from '../../registry/kind-strategy.js';
+import { groupOf, type KindStrategy, type PublishedAction } from '../../registry/kind-strategy.js';
 import { definitionNames, type GroupVersionEntry } from './definitions.js';
 import { operationTag } from './definition-names.js';
 import type { Dialect, Published } from './publish-schema.js';
-import { actionParams, queryParams, type ParamSpec } from './query-parameters.js';
+import { actionParams, queryParams, type ParamSpec, type QueryParamName } from './query-parameters.js';
 import { patchTypes, resourceRoutes, responseTypes, type OperationModel, type Payload, type RouteModel } from './routes.js';
 
 export interface PathOptions {
@@ -67,7 +67,7 @@ export function buildPaths(naming: Naming, dialect: Dialect, entries: readonly G
       const operation = (op: OperationModel, route: RouteModel): Published => {
         const produces = op.action === 'list' || op.action === 'watch' || op.action === 'watchlist' ? streamTypes : objectTypes;
         const consumes = op.body === 'patch' ? patchConsumes : ['*/*'];
-        const query = queryParamsOf.get(op.action) ?? [];
+        const query = reducedParams(k, op, route) ?? queryParamsOf.get(op.action) ?? [];
         const responses: Published = {};
         for (const r of op.responses) {
           const description = responseDescriptions[r.code]!;
@@ -99,6 +99,16 @@ export function buildPaths(naming: Naming, dialect: Dialect, entries: readonly G
           route.kind === undefined ? gvk : { group: groupOf(route.kind, naming), version: route.kind.version, kind: route.kind.kind };
         return result;
       };
+
+      /** The kind's reduced set for this operation (document 2), in the documents' names only. */
+      function reducedParams(kind: KindStrategy, op: OperationModel, route: RouteModel): Published[] | undefined {
+        const sets = kind.publishedQueryParameters;
+        // Connect sub-resources (serviceaccounts/{name}/token) keep their own kind's parameters.
+        if (sets === undefined || naming.domain === 'k8s.io' || route.kind !== undefined) return undefined;
+        const listing = op.action === 'list' || op.action === 'watch' || op.action === 'watchlist';
+        const names = listing ? ((route.namespaced ? sets.namespacedList : undefined) ?? sets.list) : sets[op.action as PublishedAction];
+        return names?.map((n) => queryParam(queryParams[n as QueryParamName]));
+      }
 
       for (const route of resourceRoutes(naming, group, k)) out[route.path] = pathItem(route);
 

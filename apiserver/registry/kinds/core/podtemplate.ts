@@ -10,6 +10,7 @@ import type { KubeObject } from '../../../api/object.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
 import { FieldPath } from '../../../validation/field-error.js';
 import type { KindStrategy } from '../../kind-strategy.js';
+import { REDUCED_QUERY_PARAMETERS } from '../shared/reduced-query-parameters.js';
 import { column, nameCell, nameColumn, table } from '../shared/table.js';
 import { arrayAt, isObject, objectAt, objectItems } from './pod/json-values.js';
 import { defaultPodSpec } from './pod/pod-defaults.js';
@@ -56,6 +57,7 @@ export const podTemplates = Object.freeze({
   namespaced: true,
   schema,
   deleteReturnsObject: true,
+  publishedQueryParameters: REDUCED_QUERY_PARAMETERS,
   // Kubernetes' podTemplateStrategy: generation 1 on create, bumped by any change of the template.
   tracksGeneration: true,
   table: table(

@@ -9,6 +9,7 @@ import type { KubeObject } from '../../../api/object.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
 import { ptr } from '../../../schema/schema.js';
 import type { KindStrategy, StrategyContext } from '../../kind-strategy.js';
+import { SERVICE_ACCOUNT_QUERY_PARAMETERS } from '../shared/reduced-query-parameters.js';
 import { localObjectReferenceSchema, objectReferenceSchema } from '../shared/common-schemas.js';
 import { legacyKey } from '../shared/legacy-domain.js';
 import { atomicList, bool, keyedList } from '../shared/schema-builders.js';
@@ -61,6 +62,7 @@ export const serviceAccounts = Object.freeze({
   shortNames: Object.freeze(['sa']),
   schema,
   deleteReturnsObject: true,
+  publishedQueryParameters: SERVICE_ACCOUNT_QUERY_PARAMETERS,
   // POST serviceaccounts/<name>/token: TokenRequest (serviceaccount-token.ts).
   connectSubresources: Object.freeze([serviceAccountToken]),
   table: table(
