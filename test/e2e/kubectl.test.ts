@@ -172,7 +172,6 @@ for (const variant of variants) {
         ['selfsubjectaccessreviews', '', group('authorization'), 'false', 'SelfSubjectAccessReview'],
         ['selfsubjectrulesreviews', '', group('authorization'), 'false', 'SelfSubjectRulesReview'],
         ['subjectaccessreviews', '', group('authorization'), 'false', 'SubjectAccessReview'],
-        ['horizontalpodautoscalers', 'hpa', 'autoscaling/v1', 'true', 'HorizontalPodAutoscaler'],
         ['jobs', '', 'batch/v1', 'true', 'Job'],
         ['leases', '', group('coordination'), 'true', 'Lease'],
         ['endpointslices', '', group('discovery'), 'true', 'EndpointSlice'],
