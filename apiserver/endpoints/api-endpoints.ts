@@ -6,6 +6,7 @@ import type { Store } from '../../storage/interface.js';
 import { admissionChain, type AdmissionChain } from '../admission/chain.js';
 import type { AdmissionPlugin } from '../admission/plugin.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
+import { serviceAccountAdmission } from '../admission/plugins/service-account.js';
 import { defaultFeatureGates, type FeatureGates } from '../features/feature-gates.js';
 import type { Naming } from '../naming/naming.js';
 import type { KindStrategy, ServerServices } from '../registry/kind-strategy.js';
@@ -30,6 +31,8 @@ export interface ApiOptions {
   readonly watchCache?: ServeOptions['watchCache'];
   /** See ServeOptions.ttlSeconds (`--event-ttl`). */
   readonly ttlSeconds?: ServeOptions['ttlSeconds'];
+  /** See ServeOptions.writeHooks (Service allocation). */
+  readonly writeHooks?: ServeOptions['writeHooks'];
   /** The authorizer, rules and token authenticators the review APIs answer with (KindStrategy.virtual). */
   readonly services?: ServerServices;
   /**
@@ -62,6 +65,7 @@ export function apiEndpoints(o: ApiOptions): Api {
     ...(enabled ? { enabled } : {}),
     ...(o.watchCache ? { watchCache: o.watchCache } : {}),
     ...(o.ttlSeconds ? { ttlSeconds: o.ttlSeconds } : {}),
+    ...(o.writeHooks ? { writeHooks: o.writeHooks } : {}),
   });
   // Discovery and OpenAPI follow what is served now: custom resources come and go at runtime. They get no
   // `--runtime-config` predicate: the built-in kinds it disables are not in `resources` at all, and a CRD's
@@ -72,7 +76,8 @@ export function apiEndpoints(o: ApiOptions): Api {
   const features = o.features ?? defaultFeatureGates;
   const cbor = features.enabled('CBORServingAndStorage');
   const openapi = openapiEndpoints({ naming: o.naming, kinds, cbor, ...aggregated });
-  const admission = admissionChain([namespaceLifecycle(resources, o.naming), ...(o.admissionPlugins?.(resources) ?? [])]);
+  // Kubernetes' order: NamespaceLifecycle, ServiceAccount (pods), then the caller's (ValidatingAdmissionPolicy ...).
+  const admission = admissionChain([namespaceLifecycle(resources, o.naming), serviceAccountAdmission(resources, o.naming), ...(o.admissionPlugins?.(resources) ?? [])]);
   const router = resourceRouter({ naming: o.naming, resources, features, admission, ...(o.services ? { services: o.services } : {}) });
   const local: Filter = (ctx, next) => discovery(ctx, () => openapi(ctx, () => router(ctx, next)));
   const proxy = o.aggregation?.filter;

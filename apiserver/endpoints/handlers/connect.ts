@@ -53,8 +53,13 @@ export async function handleConnectCreate(parentScope: RequestScope, sub: Connec
     registry: (group, version, resource) => resources.lookup(group, version, resource)?.registry,
     warn: (message) => void fromCreate.push(message),
   });
+  addWarnings(scope, [...warnings, ...fromCreate]);
+  // A sub-resource that answers with a Status (pods/binding, as kube's BindingREST) sends it as is.
+  if (answer.kind === 'Status') {
+    await respond(scope, 201, { type: 'raw', value: answer });
+    return;
+  }
   answer.apiVersion = apiVersionOf(scope.served.group, sub.kind.version);
   answer.kind = sub.kind.kind;
-  addWarnings(scope, [...warnings, ...fromCreate]);
   await respond(scope, 201, { type: 'object', object: answer });
 }

@@ -9,9 +9,11 @@
  * - otherwise the key is deleted with a compare on the modRevision read (a concurrent write makes the loop
  *   read again); the answer is the deleted object for `deleteReturnsObject` kinds, else a Success Status
  *   `{details: {name, group, kind: <resource>, uid}}`, 200.
- * Dry run computes the same answer and writes nothing. `gracePeriodSeconds` is accepted (no kind of this
- * server deletes gracefully yet); `propagationPolicy` is validated, but no garbage-collector finalizers are
- * added since no garbage collector runs yet.
+ * - a kind with `gracefulDeletion` (Pods) is kept marked while its grace period runs (graceful-delete.ts):
+ *   `deletionTimestamp` = end of the period, `deletionGracePeriodSeconds` = the period; the answer is the
+ *   object, 200; a DELETE with `gracePeriodSeconds` 0 (or an object whose period is 0) removes it.
+ * Dry run computes the same answer and writes nothing. `propagationPolicy` is validated, but no
+ * garbage-collector finalizers are added since no garbage collector runs yet.
  */
 import type { KubeObject } from '../../api/object.js';
 import { conflict, invalid, notFound } from '../../errors/constructors.js';
@@ -23,6 +25,7 @@ import { requestNamespace, type RegistryContext } from './registry-context.js';
 import { storageToStatus } from './storage-errors.js';
 import { rfc3339 } from './system-fields.js';
 import { isPromise } from '../versioned-storage.js';
+import { gracefulStep } from './graceful-delete.js';
 
 const POLICIES = ['Foreground', 'Background', 'Orphan'];
 
@@ -62,6 +65,24 @@ export function successStatus(ctx: RegistryContext, obj: KubeObject): SuccessSta
   };
 }
 
+/**
+ * Stores `obj` as marked for deletion (its deletionTimestamp and grace period already set; generation bumped
+ * here when tracked) with a compare on `kv`'s modRevision, and answers it as stored. A dry run writes
+ * nothing.
+ */
+async function writeMarked(ctx: RegistryContext, key: string, kv: KeyValue, obj: KubeObject, dryRun: boolean): Promise<KubeObject> {
+  if ((obj.metadata.generation ?? 0) > 0) obj.metadata.generation = obj.metadata.generation! + 1;
+  if (dryRun && !ctx.shape.converts) return obj;
+  const encoded = ctx.shape.encode(obj);
+  const bytes = isPromise(encoded) ? await encoded : encoded;
+  let rv = obj.metadata.resourceVersion;
+  if (!dryRun) rv = String((await ctx.store.update(key, bytes, kv.modRevision, ctx.writeOptions)).revision);
+  const written = ctx.shape.written(obj, bytes);
+  const answer = isPromise(written) ? await written : written;
+  answer.metadata.resourceVersion = rv;
+  return answer;
+}
+
 export async function deleteObject(ctx: RegistryContext, namespace: string, name: string, opts: DeleteOptions = {}): Promise<DeleteResult> {
   validateDeleteOptions(ctx, opts);
   const key = ctx.keys.objectKey(requestNamespace(ctx, namespace), name);
@@ -85,22 +106,21 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
     try {
       const marked = current.metadata.deletionTimestamp !== undefined;
       const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;
+      // Graceful kinds (Pods): a pending grace period keeps the object, marked (graceful-delete.ts).
+      const graceful = gracefulStep(ctx.strategy, current, opts.gracePeriodSeconds, ctx.now());
+      if (graceful?.type === 'pending') return pending(current);
+      if (graceful?.type === 'mark') {
+        current.metadata.deletionTimestamp = graceful.deletionTimestamp;
+        current.metadata.deletionGracePeriodSeconds = graceful.gracePeriodSeconds;
+        return pending(await writeMarked(ctx, key, kv, current, dryRun));
+      }
       // Already marked and waiting (for its finalizers, or its kind's own): a second delete changes nothing.
       if (marked && (hasFinalizers || ctx.strategy.markForDeletion !== undefined)) return pending(current);
       const kindKeeps = !marked && ctx.strategy.markForDeletion?.(current, ctx.naming) === true;
       if (kindKeeps || hasFinalizers) {
         current.metadata.deletionTimestamp = rfc3339(ctx.now());
         current.metadata.deletionGracePeriodSeconds = 0;
-        if ((current.metadata.generation ?? 0) > 0) current.metadata.generation = current.metadata.generation! + 1;
-        if (dryRun && !ctx.shape.converts) return pending(current);
-        const encoded = ctx.shape.encode(current);
-        const bytes = isPromise(encoded) ? await encoded : encoded;
-        let rv = current.metadata.resourceVersion;
-        if (!dryRun) rv = String((await ctx.store.update(key, bytes, kv.modRevision, ctx.writeOptions)).revision);
-        const written = ctx.shape.written(current, bytes);
-        const answer = isPromise(written) ? await written : written;
-        answer.metadata.resourceVersion = rv;
-        return pending(answer);
+        return pending(await writeMarked(ctx, key, kv, current, dryRun));
       }
       if (!dryRun) await ctx.store.delete(key, kv.modRevision);
       return { object: ctx.strategy.deleteReturnsObject === true ? current : successStatus(ctx, current), deleted: true, code: 200 };

@@ -66,7 +66,7 @@ export interface Preconditions {
 export interface DeleteOptions {
   readonly dryRun?: boolean;
   readonly preconditions?: Preconditions;
-  /** Accepted; the kinds of this server delete at once (no graceful deletion strategy yet). */
+  /** The grace period asked for; only kinds with `gracefulDeletion` (Pods) wait (generic/graceful-delete.ts). */
   readonly gracePeriodSeconds?: number;
   /** `Orphan`, `Background` or `Foreground`; validated. No garbage collector runs yet, so no GC finalizers. */
   readonly propagationPolicy?: string;

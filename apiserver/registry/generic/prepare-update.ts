@@ -84,7 +84,9 @@ export function prepareUpdate(ctx: RegistryContext, obj: KubeObject, old: KubeOb
   trackUpdate(ctx, old, obj, opts, via);
   s.canonicalize?.(obj);
   obj.metadata.resourceVersion = old.metadata.resourceVersion;
-  if (obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).length === 0) {
+  // kube's shouldDeleteDuringUpdate: only an object marked with no grace period left goes; a Pod whose
+  // graceful deletion is pending (deletionGracePeriodSeconds > 0) stays until it is deleted again.
+  if (obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).length === 0 && (old.metadata.deletionGracePeriodSeconds ?? 0) === 0) {
     return { type: 'delete', obj, warnings };
   }
   return { type: 'write', obj, warnings };

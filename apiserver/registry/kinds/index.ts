@@ -8,6 +8,7 @@ import { events } from './core/event.js';
 import { namespaces } from './core/namespace.js';
 import { nodes, nodesFor } from './core/node.js';
 import { DEFAULT_GROUP_DOMAIN, naming, type Naming } from '../../naming/naming.js';
+import { pods } from './core/pod.js';
 import { podTemplates } from './core/podtemplate.js';
 import { secrets } from './core/secret.js';
 import { serviceAccounts } from './core/serviceaccount.js';
@@ -42,6 +43,7 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   events,
   namespaces,
   nodes,
+  pods,
   podTemplates,
   secrets,
   serviceAccounts,
