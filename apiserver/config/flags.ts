@@ -146,6 +146,12 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'runtime-config', type: 'string', default: '', arg: 'key=value,...',
     help: 'Enable or disable API group versions and resources: api/all, api/ga, api/beta, api/alpha, '
       + '<group>/<version> or <group>/<version>/<resource>, each =true or =false (default true).' },
+  { name: 'service-cluster-ip-range', type: 'string', default: '', arg: 'cidrs',
+    help: 'CIDR range(s) Service cluster IPs are allocated from: one CIDR, or two of different IP families for '
+      + 'dual-stack (the first is primary). Empty: 10.0.0.0/24. Must not overlap node or pod addresses.' },
+  { name: 'service-node-port-range', type: 'string', default: '30000-32767', arg: 'range',
+    help: 'Ports reserved for Services of type NodePort and LoadBalancer: <base>-<max> (inclusive), <base>+<count> '
+      + 'or one port.' },
   { name: 'feature-gates', type: 'list', repeatable: true, default: '', arg: 'colonSeparatedMultimapStringString',
     help: 'Feature gates to turn on or off: comma-separated Name=true|false pairs, each optionally prefixed with the '
       + 'component "kube:"; the flag may be given several times. An unknown gate, or a gate locked to its default '

@@ -7,6 +7,8 @@ import { resolve } from 'node:path';
 import { defaultFeatureGates, type FeatureGates } from '../features/feature-gates.js';
 import { parseFeatureGatesFlag } from './feature-gates-flag.js';
 import { FlagError } from './flag-error.js';
+import { parseNodePortRange, parseServiceClusterIPRanges, type NodePortRangeConfig } from './service-range-flags.js';
+import type { ServiceIPRange } from '../registry/kinds/core/service-allocation/ip-range.js';
 import { checkAuthorizationModes, type AuthorizationMode } from '../authorization/authorization-modes.js';
 import type { ParsedFlags } from './parse-flags.js';
 
@@ -90,6 +92,10 @@ export interface ServerConfig {
   readonly groupDomain: string;
   /** `--runtime-config` as given (validated); '' serves every built-in group version. */
   readonly runtimeConfig: string;
+  /** `--service-cluster-ip-range`, parsed: one range, or two of different families (primary first). */
+  readonly serviceClusterIPRanges?: readonly ServiceIPRange[];
+  /** `--service-node-port-range`, parsed. */
+  readonly serviceNodePortRange?: NodePortRangeConfig;
   /** `--feature-gates`, resolved against the gate table: handlers ask `features.enabled('WatchList')`. */
   readonly features: FeatureGates;
   readonly logLevel: string;
@@ -196,6 +202,8 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
   if (eventTtlMs < 0) throw new FlagError('invalid value for flag --event-ttl: must not be negative');
 
   const features = parseFeatureGatesFlag(flags.list('feature-gates'));
+  const serviceClusterIPRanges = parseServiceClusterIPRanges(flags.string('service-cluster-ip-range') ?? '');
+  const serviceNodePortRange = parseNodePortRange(flags.string('service-node-port-range') ?? '');
 
   const dataDir = resolve(cwd, flags.string('data-dir') ?? './data');
   const tokenAuthFile = flags.string('token-auth-file');
@@ -229,6 +237,8 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     dataDir,
     groupDomain,
     runtimeConfig,
+    serviceClusterIPRanges,
+    serviceNodePortRange,
     features,
     logLevel: flags.string('log-level') ?? 'info',
     maxRequestsInflight: flags.int('max-requests-inflight'),

@@ -8,7 +8,8 @@
  * - serviceaccount (a `default` ServiceAccount in every active namespace);
  * - tokencleaner (expired bootstrap tokens; with `--enable-bootstrap-token-auth`, as there is no
  *   `--controllers` flag);
- * - ValidatingAdmissionPolicy status (type checking warnings and observedGeneration).
+ * - ValidatingAdmissionPolicy status (type checking warnings and observedGeneration);
+ * - Service allocation repair (frees cluster IPs, IPAddress objects and node ports no Service holds).
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -21,12 +22,21 @@ import { startLeaderElection, type LeaderElector } from '../controllers/leader-e
 import { startNamespaceController } from '../controllers/namespace/namespace-controller.js';
 import { startServiceAccountsController } from '../controllers/serviceaccounts/serviceaccounts-controller.js';
 import { startTokenCleaner } from '../controllers/tokencleaner/token-cleaner.js';
+import { startServiceAllocationRepair } from '../controllers/service-allocation-repair/repair-controller.js';
+import type { ServiceAllocation } from './assemble-services.js';
 import type { ServedResources } from '../endpoints/resources/served-resources.js';
 import { createEventRecorder } from '../events/event-recorder.js';
 import type { Logger } from '../log/logger.js';
 import type { Naming } from '../naming/naming.js';
 
-export function startInServerControllers(store: Store, resources: ServedResources, config: ServerConfig, names: Naming, logger: Logger): LeaderElector {
+export function startInServerControllers(
+  store: Store,
+  resources: ServedResources,
+  config: ServerConfig,
+  names: Naming,
+  logger: Logger,
+  serviceAllocation?: ServiceAllocation,
+): LeaderElector {
   return startLeaderElection({
     store,
     key: `${config.storagePrefix}/leases/${names.systemNamespace}/platform-apiserver-controllers`,
@@ -64,6 +74,16 @@ export function startInServerControllers(store: Store, resources: ServedResource
       const policies = registry(names.group('admissionregistration'), 'validatingadmissionpolicies');
       if (policies !== undefined) {
         stopOnAbort(startPolicyStatusController({ policies, resources, onError: (err) => logger.warn({ err }, 'validatingadmissionpolicy status controller') }));
+      }
+
+      const services = registry('', 'services');
+      if (services !== undefined && serviceAllocation !== undefined) {
+        stopOnAbort(startServiceAllocationRepair({
+          services,
+          allocators: serviceAllocation.allocators,
+          onError: (err) => logger.warn({ err }, 'service allocation repair'),
+          onFreed: (freed) => logger.info(freed, 'service allocation repair: freed values no Service holds'),
+        }));
       }
 
       const secrets = registry('', 'secrets');

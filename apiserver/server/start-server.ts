@@ -32,6 +32,7 @@ import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { createApp } from './app.js';
 import { assembleAuthentication, resourceTokenAuthenticators } from './assemble-authentication.js';
 import { startInServerControllers } from './in-server-controllers.js';
+import { assembleServiceAllocation, ensureDefaultServiceCIDR } from './assemble-services.js';
 import type { AdmissionPlugin } from '../admission/plugin.js';
 import type { ServedResources } from '../endpoints/resources/served-resources.js';
 import { assembleAggregator, type AggregationOptions } from './assemble-aggregator.js';
@@ -156,6 +157,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     if (api === undefined) {
       const cacheLogger = logger.child({ component: 'watch-cache' });
       const aggregator = await assembleAggregator(config, logger, options.aggregation);
+      const runtimeConfig = parseRuntimeConfig(config.runtimeConfig);
+      // Service cluster IPs and node ports (the registry's WriteHooks for `services`).
+      const serviceAllocation = assembleServiceAllocation(config, theStore, names, runtimeConfig, logger);
       const served = apiEndpoints({
         watchCache: (keyPrefix, resource) => {
           const cache = createWatchCache<KubeObject>(theStore, keyPrefix, {
@@ -170,7 +174,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         naming: names,
         kinds: builtinKinds(names),
         prefix: config.storagePrefix,
-        runtimeConfig: parseRuntimeConfig(config.runtimeConfig),
+        runtimeConfig,
+        writeHooks: { services: serviceAllocation.hooks },
         features: config.features,
         // --event-ttl, in whole seconds as kube passes it to etcd leases (0: events stay).
         ttlSeconds: { events: Math.floor(config.eventTtlMs / 1000) },
@@ -183,6 +188,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         aggregation: aggregator,
       });
       cleanups.push(async () => served.resources.stop());
+      serviceAllocation.bind(served.resources);
+      if (serviceAllocation.mode === 'ipaddress') await ensureDefaultServiceCIDR(served.resources, names, serviceAllocation.ranges);
       if (policies !== undefined) {
         const admission = policies;
         admission.start();
@@ -237,7 +244,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         api = (ctx, next) => oidc(ctx, () => resources(ctx, next));
       }
 
-      const elector = startInServerControllers(theStore, served.resources, config, names, logger);
+      const elector = startInServerControllers(theStore, served.resources, config, names, logger, serviceAllocation);
       cleanups.push(() => elector.stop());
     }
 

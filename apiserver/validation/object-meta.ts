@@ -11,7 +11,7 @@
 import type { ObjectMeta, OwnerReference } from '../api/object.js';
 import type { NameRule } from '../registry/kind-strategy.js';
 import { forbidden, invalidValue, required, type FieldError } from './field-error.js';
-import { isDNS1123Label, isDNS1123Subdomain, isPathSegmentName, isQualifiedName, isValidLabelValue, maskTrailingDash } from './names.js';
+import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isPathSegmentName, isQualifiedName, isValidLabelValue, maskTrailingDash } from './names.js';
 
 /** Total bytes of annotation keys plus values. */
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
@@ -31,6 +31,8 @@ function nameProblems(rule: NameRule, value: string, prefix: boolean): string[] 
   switch (rule) {
     case 'dns-label':
       return isDNS1123Label(prefix ? maskTrailingDash(value) : value);
+    case 'dns-1035-label':
+      return isDNS1035Label(prefix ? maskTrailingDash(value) : value);
     case 'path-segment':
       return prefix ? isPathSegmentName(value).filter((m) => !m.startsWith('may not be ')) : isPathSegmentName(value);
     default:

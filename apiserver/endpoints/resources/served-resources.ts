@@ -14,7 +14,7 @@ import type { Store } from '../../../storage/interface.js';
 import type { KubeObject } from '../../api/object.js';
 import { DEFAULT_ETCD_PREFIX, keyLayout } from '../../registry/generic/keys.js';
 import type { Naming } from '../../naming/naming.js';
-import { groupOf, storedResourceOf, type KindStrategy } from '../../registry/kind-strategy.js';
+import { groupOf, storedResourceOf, type KindStrategy, type WriteHooks } from '../../registry/kind-strategy.js';
 import { createGenericRegistry, type GenericRegistry } from '../../registry/generic/generic-registry.js';
 
 export interface ServedResource {
@@ -71,6 +71,8 @@ export interface ServeOptions {
    * `--event-ttl`); applies to every kind stored as that resource.
    */
   readonly ttlSeconds?: Readonly<Record<string, number>>;
+  /** Per stored resource of the built-in kinds: the server's asynchronous write step (`services`: allocation). */
+  readonly writeHooks?: Readonly<Record<string, WriteHooks>>;
 }
 
 const BUILTIN_SET = '';
@@ -125,6 +127,7 @@ export function serveResources(o: ServeOptions): ServedResources {
       const cache = strategy.virtual === undefined ? cacheFor(set, keyPrefix, storedResource) : undefined;
       if (cache !== undefined) prefixes.add(keyPrefix);
       const ttlSeconds = o.ttlSeconds?.[storedResource];
+      const writeHooks = set === BUILTIN_SET ? o.writeHooks?.[storedResource] : undefined;
       const registry = createGenericRegistry({
         store: o.store,
         strategy,
@@ -134,6 +137,7 @@ export function serveResources(o: ServeOptions): ServedResources {
         ...(options.validationStyle === undefined ? {} : { validationStyle: options.validationStyle }),
         ...(cache === undefined ? {} : { cache }),
         ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
+        ...(writeHooks === undefined ? {} : { writeHooks }),
       });
       resources.push({ strategy, registry, group, set });
     }

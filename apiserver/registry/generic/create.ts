@@ -59,10 +59,13 @@ export async function createObject(ctx: RegistryContext, namespace: string, inpu
     if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
     await opts.admission?.mutate(obj, undefined);
     const warnings = prepareCreate(ctx, obj, ns, opts);
-    await opts.admission?.validate(obj, undefined);
+    // The server's reservations for the object (WriteHooks): released again unless the object is stored.
+    const finish = await ctx.writeHooks?.beginWrite(obj, undefined, strategyContext(ctx, ns, opts.dryRun === true, '', 'create', opts.requester));
+    let committed = false;
     const name = obj.metadata.name ?? '';
     const key = ctx.keys.objectKey(ns, name);
     try {
+      await opts.admission?.validate(obj, undefined);
       if (opts.dryRun === true) {
         const existing = await ctx.store.get(key);
         if (existing.kv !== undefined) throw alreadyExists(ctx.gr, name);
@@ -73,6 +76,7 @@ export async function createObject(ctx: RegistryContext, namespace: string, inpu
       const encoded = ctx.shape.encode(obj);
       const bytes = isPromise(encoded) ? await encoded : encoded;
       const res = await ctx.store.create(key, bytes, ctx.writeOptions);
+      committed = true;
       const written = ctx.shape.written(obj, bytes);
       const object = isPromise(written) ? await written : written;
       object.metadata.resourceVersion = String(res.revision);
@@ -81,6 +85,8 @@ export async function createObject(ctx: RegistryContext, namespace: string, inpu
       const taken = isStorageError(err, 'AlreadyExists') || (err instanceof Error && (err as { reason?: string }).reason === 'AlreadyExists');
       if (taken && generated && attempt < MAX_GENERATE_NAME_ATTEMPTS) continue;
       throw storageToStatus(err, ctx.gr, name);
+    } finally {
+      await finish?.(committed);
     }
   }
 }

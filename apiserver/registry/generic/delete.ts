@@ -122,7 +122,11 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
         current.metadata.deletionGracePeriodSeconds = 0;
         return pending(await writeMarked(ctx, key, kv, current, dryRun));
       }
-      if (!dryRun) await ctx.store.delete(key, kv.modRevision);
+      if (!dryRun) {
+        await ctx.store.delete(key, kv.modRevision);
+        // What the server reserved for the object (WriteHooks) goes with it.
+        await ctx.writeHooks?.afterDelete(current);
+      }
       return { object: ctx.strategy.deleteReturnsObject === true ? current : successStatus(ctx, current), deleted: true, code: 200 };
     } catch (err) {
       if (isStorageError(err, 'Conflict')) {

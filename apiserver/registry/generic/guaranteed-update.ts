@@ -20,10 +20,17 @@ import type { KeyValue } from '../../../storage/interface.js';
 import { jsonClone, jsonEqual } from '../patch/json-value.js';
 import { isPromise, type MaybePromise } from '../versioned-storage.js';
 import type { RegistryContext } from './registry-context.js';
+import type { FinishWrite } from '../kind-strategy.js';
 import { storageToStatus } from './storage-errors.js';
 
 export type UpdateOutcome =
-  | { readonly type: 'write' | 'create' | 'delete'; readonly obj: KubeObject; readonly warnings: readonly string[] }
+  | {
+    readonly type: 'write' | 'create' | 'delete';
+    readonly obj: KubeObject;
+    readonly warnings: readonly string[];
+    /** Ends the server's reservations for this attempt (WriteHooks): called once, with whether it was stored. */
+    readonly finish?: FinishWrite;
+  }
   | { readonly type: 'unchanged'; readonly warnings: readonly string[] };
 
 export interface LoopResult {
@@ -67,42 +74,51 @@ export async function guaranteedUpdate(
     const { owned, kept } = isPromise(read) ? await read : read;
     const out = await next(owned);
     if (out.type === 'unchanged') return { object: kept(), outcome: 'unchanged', warnings: out.warnings };
-    if (out.type !== 'create' && kv !== undefined && out.type === 'write') {
-      const before = kept();
-      if (sameObject(out.obj, before)) return { object: before, outcome: 'unchanged', warnings: out.warnings };
-    }
-    if (dryRun && !ctx.shape.converts) return { object: out.obj, outcome: out.type, warnings: out.warnings };
+    let committed = false;
     try {
-      let object = out.obj;
-      if (out.type === 'delete') {
-        if (!dryRun) await ctx.store.delete(key, kv!.modRevision);
-      } else {
-        const encoded = ctx.shape.encode(out.obj);
-        const bytes = isPromise(encoded) ? await encoded : encoded;
-        let rv = out.obj.metadata.resourceVersion;
-        if (!dryRun) {
-          const res = out.type === 'create'
-            ? await ctx.store.create(key, bytes, ctx.writeOptions)
-            : await ctx.store.update(key, bytes, kv!.modRevision, ctx.writeOptions);
-          rv = String(res.revision);
+      if (out.type !== 'create' && kv !== undefined && out.type === 'write') {
+        const before = kept();
+        if (sameObject(out.obj, before)) return { object: before, outcome: 'unchanged', warnings: out.warnings };
+      }
+      if (dryRun && !ctx.shape.converts) return { object: out.obj, outcome: out.type, warnings: out.warnings };
+      try {
+        let object = out.obj;
+        if (out.type === 'delete') {
+          if (!dryRun) {
+            await ctx.store.delete(key, kv!.modRevision);
+            await ctx.writeHooks?.afterDelete(out.obj);
+          }
+        } else {
+          const encoded = ctx.shape.encode(out.obj);
+          const bytes = isPromise(encoded) ? await encoded : encoded;
+          let rv = out.obj.metadata.resourceVersion;
+          if (!dryRun) {
+            const res = out.type === 'create'
+              ? await ctx.store.create(key, bytes, ctx.writeOptions)
+              : await ctx.store.update(key, bytes, kv!.modRevision, ctx.writeOptions);
+            rv = String(res.revision);
+            committed = true;
+          }
+          // A converting kind answers what it stored, read back (StoredShape.written); a dry run converts too.
+          const written = ctx.shape.written(out.obj, bytes);
+          object = isPromise(written) ? await written : written;
+          if (rv === undefined) delete object.metadata.resourceVersion;
+          else object.metadata.resourceVersion = rv;
         }
-        // A converting kind answers what it stored, read back (StoredShape.written); a dry run converts too.
-        const written = ctx.shape.written(out.obj, bytes);
-        object = isPromise(written) ? await written : written;
-        if (rv === undefined) delete object.metadata.resourceVersion;
-        else object.metadata.resourceVersion = rv;
+        return { object, outcome: out.type, warnings: out.warnings };
+      } catch (err) {
+        if (isStorageError(err, 'Conflict') || isStorageError(err, 'AlreadyExists')) {
+          kv = err.current;
+          continue;
+        }
+        if (isStorageError(err, 'NotFound')) {
+          kv = undefined;
+          continue;
+        }
+        throw storageToStatus(err, ctx.gr, name);
       }
-      return { object, outcome: out.type, warnings: out.warnings };
-    } catch (err) {
-      if (isStorageError(err, 'Conflict') || isStorageError(err, 'AlreadyExists')) {
-        kv = err.current;
-        continue;
-      }
-      if (isStorageError(err, 'NotFound')) {
-        kv = undefined;
-        continue;
-      }
-      throw storageToStatus(err, ctx.gr, name);
+    } finally {
+      await out.finish?.(committed);
     }
   }
 }

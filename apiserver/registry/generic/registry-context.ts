@@ -9,7 +9,7 @@ import type { GroupKind, GroupResource } from '../../errors/constructors.js';
 import type { Naming } from '../../naming/naming.js';
 import type { WatchCache } from '../../../storage/cache/types.js';
 import type { Store } from '../../../storage/interface.js';
-import { groupOf, storedResourceOf, type KindStrategy, type StrategyContext } from '../kind-strategy.js';
+import { groupOf, storedResourceOf, type KindStrategy, type StrategyContext, type WriteHooks } from '../kind-strategy.js';
 import { DEFAULT_ETCD_PREFIX, keyLayout, type KeyLayout } from './keys.js';
 import { storedShape, type StoredShape } from './stored-shape.js';
 
@@ -41,6 +41,8 @@ export interface GenericRegistryConfig {
    * kube-apiserver keeps Events for `--event-ttl`. Unset: objects stay.
    */
   readonly ttlSeconds?: number;
+  /** The server's asynchronous write step for this resource (Service allocation); see `WriteHooks`. */
+  readonly writeHooks?: WriteHooks;
 }
 
 export interface RegistryContext {
@@ -64,6 +66,8 @@ export interface RegistryContext {
   readonly shape: StoredShape;
   /** The store options of every create and update (`ttlSeconds`). */
   readonly writeOptions: { readonly ttlSeconds?: number };
+  /** See GenericRegistryConfig.writeHooks. */
+  readonly writeHooks: WriteHooks | undefined;
 }
 
 export function registryContext(c: GenericRegistryConfig): RegistryContext {
@@ -90,6 +94,7 @@ export function registryContext(c: GenericRegistryConfig): RegistryContext {
     cache: c.cache,
     shape: storedShape(s, c.naming),
     writeOptions: c.ttlSeconds !== undefined && c.ttlSeconds > 0 ? Object.freeze({ ttlSeconds: c.ttlSeconds }) : Object.freeze({}),
+    writeHooks: c.writeHooks,
   });
 }
 

@@ -18,7 +18,7 @@ import { guaranteedUpdate, type UpdateOutcome } from './guaranteed-update.js';
 import type { UpdateOptions, UpdateResult } from './options.js';
 import { ensureName } from './object-checks.js';
 import { checkResourceVersion, prepareStatusUpdate, prepareUpdate } from './prepare-update.js';
-import { requestNamespace, type RegistryContext } from './registry-context.js';
+import { requestNamespace, strategyContext, type RegistryContext } from './registry-context.js';
 
 /** One attempt of an update of `current` to `obj` (owned): admission around the kind's update pipeline. */
 export async function admittedUpdate(ctx: RegistryContext, obj: KubeObject, current: KubeObject, ns: string, name: string, opts: UpdateOptions): Promise<UpdateOutcome> {
@@ -26,16 +26,31 @@ export async function admittedUpdate(ctx: RegistryContext, obj: KubeObject, curr
   checkResourceVersion(ctx, name, obj, current);
   await opts.admission?.mutate(obj, current);
   const outcome = opts.subresource === 'status' ? prepareStatusUpdate(ctx, obj, current, ns, name, opts) : prepareUpdate(ctx, obj, current, ns, name, opts);
-  if (opts.admission !== undefined && outcome.type !== 'unchanged') await opts.admission.validate(outcome.obj, current);
-  return outcome;
+  // The server's reservations (WriteHooks) for a main-resource write; the update loop finishes them.
+  const finish = outcome.type === 'write' && opts.subresource !== 'status' && ctx.writeHooks !== undefined
+    ? await ctx.writeHooks.beginWrite(outcome.obj, current, strategyContext(ctx, ns, opts.dryRun === true, opts.subresource === 'scale' ? 'scale' : '', 'update', opts.requester))
+    : undefined;
+  try {
+    if (opts.admission !== undefined && outcome.type !== 'unchanged') await opts.admission.validate(outcome.obj, current);
+  } catch (err) {
+    await finish?.(false);
+    throw err;
+  }
+  return finish === undefined || outcome.type === 'unchanged' ? outcome : { ...outcome, finish };
 }
 
 /** A create through update (PUT that creates, apply that creates): admission around the create pipeline. */
 export async function admittedCreate(ctx: RegistryContext, obj: KubeObject, ns: string, opts: UpdateOptions): Promise<UpdateOutcome> {
   await opts.admission?.mutate(obj, undefined);
   const warnings = prepareCreate(ctx, obj, ns, opts);
-  await opts.admission?.validate(obj, undefined);
-  return { type: 'create', obj, warnings };
+  const finish = await ctx.writeHooks?.beginWrite(obj, undefined, strategyContext(ctx, ns, opts.dryRun === true, '', 'create', opts.requester));
+  try {
+    await opts.admission?.validate(obj, undefined);
+  } catch (err) {
+    await finish?.(false);
+    throw err;
+  }
+  return finish === undefined ? { type: 'create', obj, warnings } : { type: 'create', obj, warnings, finish };
 }
 
 export async function updateObject(ctx: RegistryContext, namespace: string, name: string, input: KubeObject, opts: UpdateOptions = {}): Promise<UpdateResult> {

@@ -12,6 +12,7 @@ import { pods } from './core/pod.js';
 import { podTemplates } from './core/podtemplate.js';
 import { secrets } from './core/secret.js';
 import { serviceAccounts } from './core/serviceaccount.js';
+import { services } from './core/service.js';
 import { eventsV1 } from './events/event.js';
 import { selfSubjectReviews } from './authentication/self-subject-review.js';
 import { tokenReviews } from './authentication/token-review.js';
@@ -47,6 +48,7 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   podTemplates,
   secrets,
   serviceAccounts,
+  services,
   eventsV1,
   clusterRoleBindings,
   clusterRoles,
