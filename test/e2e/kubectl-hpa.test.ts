@@ -4,7 +4,8 @@
  * modes (the group is `autoscaling` in both): `create -f`, `get hpa` with kubectl's columns (TARGETS as
  * `cpu: <current>/<target>`), the status sub-resource through `patch --subresource=status`, `describe hpa`
  * (kubectl asks for autoscaling/v2 first, gets 404 and describes the v1 object), `get all`, `explain
- * hpa.spec`, a validation error as kubectl prints it, and `delete`.
+ * hpa.spec`, a validation error as kubectl prints it, `kubectl autoscale rc` (kubectl 1.32 POSTs an
+ * autoscaling/v1 HPA for a scalable kind it has read), and `delete`.
  */
 import { requireBuild, headerLine, parseTable, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
@@ -100,6 +101,28 @@ for (const domain of ['platform.io', 'k8s.io'] as const) {
       const res = await server.kubectl(['create', '-f', '-', '-n', ns], { stdin: bad });
       expect(res.status).toBe(1);
       expect(res.stderr).toContain('The HorizontalPodAutoscaler "bad" is invalid: spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas`');
+    });
+
+    it('kubectl autoscale rc creates an autoscaling/v1 HPA for a ReplicationController', async () => {
+      const rc = `apiVersion: v1
+kind: ReplicationController
+metadata:
+  name: frontend
+spec:
+  replicas: 1
+  selector: { app: frontend }
+  template:
+    metadata:
+      labels: { app: frontend }
+    spec:
+      containers: [{ name: web, image: nginx }]
+`;
+      ok(await server.kubectl(['create', '-f', '-', '-n', ns], { stdin: rc }));
+      const res = await kubectl('autoscale', 'rc', 'frontend', '-n', ns, '--min=2', '--max=5', '--cpu-percent=70', '-v=6');
+      expect(ok(res)).toBe('horizontalpodautoscaler.autoscaling/frontend autoscaled\n');
+      expect(res.stderr).toMatch(/POST https:\/\/\S+\/apis\/autoscaling\/v1\/namespaces\/hpa-e2e\/horizontalpodautoscalers\?fieldManager=kubectl-autoscale 201 Created/);
+      const rows = parseTable(ok(await kubectl('get', 'hpa', 'frontend', '-n', ns)));
+      expect(rows).toEqual([expect.objectContaining({ REFERENCE: 'ReplicationController/frontend', TARGETS: 'cpu: <unknown>/70%', MINPODS: '2', MAXPODS: '5' })]);
     });
 
     it('delete hpa', async () => {

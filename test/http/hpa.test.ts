@@ -30,6 +30,20 @@ describeBackends(all, (b) => {
     expect(byName.has('horizontalpodautoscalers/status')).toBe(true);
   });
 
+  it("OpenAPI publishes document 2's reduced query parameter sets for it", async () => {
+    const doc = (await api.request('GET', '/openapi/v3/apis/autoscaling/v1')).json();
+    const params = (path: string, method: string): string[] =>
+      doc.paths[path][method].parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name);
+    const collection = '/apis/autoscaling/v1/namespaces/{namespace}/horizontalpodautoscalers';
+    expect(params(collection, 'get')).toEqual(['continue', 'limit', 'watch']);
+    expect(params('/apis/autoscaling/v1/horizontalpodautoscalers', 'get')).toEqual(['continue', 'limit', 'watch']);
+    expect(params(collection, 'post')).toEqual(['dryRun']);
+    expect(params(`${collection}/{name}`, 'put')).toEqual(['dryRun']);
+    expect(params(`${collection}/{name}`, 'patch')).toEqual(['dryRun', 'force']);
+    expect(params(`${collection}/{name}`, 'delete')).toEqual(['dryRun']);
+    expect(params(collection, 'delete')).toEqual(['continue', 'dryRun', 'limit']);
+  });
+
   it('round trip: defaults, empty status, 422 causes, status kept by the main endpoint, /status rules, table, protobuf, delete answers a Status', async () => {
     const name = uniqueName('hpa');
     const path = `${BASE}/namespaces/${ns}/horizontalpodautoscalers`;

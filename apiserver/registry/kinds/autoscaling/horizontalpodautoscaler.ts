@@ -8,12 +8,13 @@
  * generation is not tracked. Kubernetes stores HPAs as autoscaling/v2 and serves v1 through conversion
  * (v2-only members travel in `autoscaling.alpha.kubernetes.io/*` annotations); only v1 is served here, and
  * the objects are stored as written. The controller that acts on HPAs is not part of the server. Delete
- * answers with a Status.
+ * answers with a Status. The published operations list document 2's reduced query parameter sets.
  */
 import type { KubeObject } from '../../../api/object.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
 import type { FieldError } from '../../../validation/field-error.js';
 import type { KindStrategy, StrategyContext } from '../../kind-strategy.js';
+import { REDUCED_QUERY_PARAMETERS } from '../shared/reduced-query-parameters.js';
 import { HPA_FIELDS, HPA_PROPERTIES } from './hpa-schema.js';
 import { hpaTable } from './hpa-table.js';
 import { validateHPASpec, validateHPAStatus } from './hpa-validation.js';
@@ -32,6 +33,8 @@ export const horizontalPodAutoscalers = Object.freeze({
   subresources: Object.freeze(['status'] as const),
   schema,
   table: hpaTable,
+  // Document 2's reduced query parameter sets, as its OpenAPI publishes them (requests honor every standard one).
+  publishedQueryParameters: REDUCED_QUERY_PARAMETERS,
 
   prepareForCreate(hpa: KubeObject): void {
     hpa.status = { currentReplicas: 0, desiredReplicas: 0 };
