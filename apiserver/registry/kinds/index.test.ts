@@ -7,6 +7,7 @@ test('every built-in kind once, with distinct resources and short names', () => 
     '/Event',
     '/Namespace',
     '/Node',
+    '/Pod',
     '/PodTemplate',
     '/Secret',
     '/ServiceAccount',
