@@ -136,8 +136,8 @@ describe('Job /status writes', () => {
   });
 
   test('a status write keeps the stored spec', () => {
-    const old = { ...base(), status: RUNNING };
-    const { obj } = updateStatusAs(jobs, { ...old, spec: { ...(old.spec as Json), parallelism: 9 }, status: { ...RUNNING, ready: 1 } }, old);
+    const old: KubeObject = { ...base(), status: RUNNING };
+    const { obj } = updateStatusAs(jobs, { ...old, spec: { ...(old as Json).spec as Json, parallelism: 9 }, status: { ...RUNNING, ready: 1 } }, old);
     expect((obj.spec as Json).parallelism).toBe(1);
     expect(obj.status).toEqual({ ...RUNNING, ready: 1 });
   });
