@@ -116,17 +116,16 @@ export function serviceAccountAdmission(resources: ServedResources, naming: Nami
       if (!isStatusError(err) || err.code !== 404) throw fail(err);
     }
     const attempts = name === 'default' ? DEFAULT_ACCOUNT_ATTEMPTS : 1;
-    let last: unknown;
     for (let i = 0; i < attempts; i++) {
       if (i > 0) await sleep(100 + Math.floor(Math.random() * 100));
       try {
         return await registry.get(a.namespace, name, { resourceVersion: '' });
       } catch (err) {
         if (!isStatusError(err) || err.code !== 404) throw fail(err);
-        last = err;
       }
     }
-    throw fail(last);
+    // kube's plugin gives up with a NotFound of its own, on the singular `serviceaccount`.
+    throw fail(new Error(`serviceaccount "${name}" not found`));
   };
 
   const applies = (a: AdmissionAttributes): boolean =>

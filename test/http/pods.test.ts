@@ -1,0 +1,241 @@
+/**
+ * Pods over HTTP on both backends: discovery (po, all, status, binding), create with Kubernetes' defaults and
+ * initial status, 422 causes, the ServiceAccount admission (the account must exist; mountable secrets when
+ * the account enforces them), pods/binding, the status sub-resource, the update rules, graceful deletion of
+ * bound pods, and the field selectors in lists, tables and watches.
+ */
+import { backends, createNamespace, describeBackends, stopBackends, uniqueName, type TestApi } from './helpers.js';
+import { openWatch } from './watch-client.js';
+
+const all = backends();
+afterAll(() => stopBackends(all));
+
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+
+const podBody = (name: string, spec: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, ...meta },
+  spec: { containers: [{ name: 'web', image: 'nginx:1.27' }], ...spec },
+});
+
+/** Waits (bounded) until the serviceaccount controller made the namespace's `default` account. */
+async function defaultAccount(api: TestApi, ns: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while ((await api.request('GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`no default service account in ${ns}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describeBackends(all, (b) => {
+  let api: TestApi;
+  let ns: string;
+  let pods: string;
+  beforeAll(async () => {
+    api = await b.start();
+    ns = await createNamespace(api);
+    pods = `/api/v1/namespaces/${ns}/pods`;
+    await defaultAccount(api, ns);
+  });
+
+  const create = async (name: string, spec: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => {
+    const res = await api.request('POST', pods, { body: podBody(name, spec, meta) });
+    expect(res.status).toBe(201);
+    return res.json();
+  };
+  const bind = (name: string, node: string, extra: Record<string, unknown> = {}) =>
+    api.request('POST', `${pods}/${name}/binding`, { body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, ...extra }, target: { kind: 'Node', name: node } } });
+
+  it('discovery lists pods (po, all) with status and binding', async () => {
+    const res = (await api.request('GET', '/api/v1')).json();
+    const byName = new Map(res.resources.map((r: { name: string }) => [r.name, r]));
+    expect(byName.get('pods')).toEqual(expect.objectContaining({ kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'] }));
+    expect(byName.get('pods/status')).toEqual(expect.objectContaining({ kind: 'Pod' }));
+    expect(byName.get('pods/binding')).toEqual(expect.objectContaining({ kind: 'Binding', verbs: ['create'] }));
+  });
+
+  it('creates a pod with the defaults, the default account and a Pending status; bad input is 422', async () => {
+    const p = await create('defaults', {}, {});
+    expect(p.spec).toEqual(expect.objectContaining({
+      restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30,
+      enableServiceLinks: true, serviceAccountName: 'default', serviceAccount: 'default', securityContext: {},
+    }));
+    expect(p.spec.containers[0]).toEqual(expect.objectContaining({ imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }));
+    expect(p.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+
+    const bad = await api.request('POST', pods, { body: podBody('bad', { restartPolicy: 'Sometimes', ephemeralContainers: [{ name: 'd', image: 'busybox' }] }) });
+    expect(bad.status).toBe(422);
+    expect(bad.json().details.causes).toEqual([
+      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"', field: 'spec.restartPolicy' },
+      { reason: 'FieldValueForbidden', message: 'Forbidden: cannot be set on create', field: 'spec.ephemeralContainers' },
+    ]);
+  });
+
+  it('refuses a pod whose service account does not exist (403), as the ServiceAccount admission', async () => {
+    const res = await api.request('POST', pods, { body: podBody('orphan', { serviceAccountName: 'builder' }) });
+    expect(res.status).toBe(403);
+    expect(res.json()).toEqual(expect.objectContaining({
+      reason: 'Forbidden',
+      message: `pods "orphan" is forbidden: error looking up service account ${ns}/builder: serviceaccount "builder" not found`,
+    }));
+  });
+
+  it('limits pods to the secrets an enforcing service account lists; copies its pull secrets', async () => {
+    const sa = {
+      apiVersion: 'v1', kind: 'ServiceAccount',
+      metadata: { name: 'restricted', annotations: { 'platform.io/enforce-mountable-secrets': 'true' } },
+      secrets: [{ name: 'allowed' }], imagePullSecrets: [{ name: 'regcred' }],
+    };
+    expect((await api.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { body: sa })).status).toBe(201);
+    const volume = (secretName: string) => ({ serviceAccountName: 'restricted', volumes: [{ name: 's', secret: { secretName } }] });
+    const denied = await api.request('POST', pods, { body: podBody('uses-other', volume('other')) });
+    expect(denied.status).toBe(403);
+    expect(denied.json().message).toBe(
+      'pods "uses-other" is forbidden: volume with secret.secretName="other" is not allowed because service account restricted does not reference that secret',
+    );
+    const env = await api.request('POST', pods, {
+      body: podBody('env-other', { serviceAccountName: 'restricted', containers: [{ name: 'web', image: 'nginx', envFrom: [{ secretRef: { name: 'other' } }] }] }),
+    });
+    expect(env.status).toBe(403);
+    expect(env.json().message).toContain('container web with envFrom referencing secret.secretName="other" is not allowed');
+    const ok = await create('uses-allowed', volume('allowed'));
+    expect(ok.spec.imagePullSecrets).toEqual([{ name: 'regcred' }]);
+    const pull = await api.request('POST', pods, { body: podBody('pull-other', { serviceAccountName: 'restricted', imagePullSecrets: [{ name: 'other' }] }) });
+    expect(pull.status).toBe(403);
+    expect(pull.json().message).toContain('imagePullSecrets[0].name="other" is not allowed because service account restricted does not reference that imagePullSecret');
+  });
+
+  it('binds a pod to a node once (pods/binding), then status writes keep the spec', async () => {
+    const p = await create('bound');
+    const mismatch = await api.request('POST', `${pods}/bound/binding`, { body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'other' }, target: { name: 'n1' } } });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.json().message).toBe('name in URL does not match name in Binding object');
+    const noTarget = await api.request('POST', `${pods}/bound/binding`, { body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'bound' }, target: { kind: 'Pod' } } });
+    expect(noTarget.status).toBe(422);
+    expect(noTarget.json().details.causes.map((c: { field: string }) => c.field)).toEqual(['target.kind', 'target.name']);
+    expect((await bind('missing', 'n1')).status).toBe(404);
+
+    const bound = await bind('bound', 'n1', { annotations: { 'example.com/scheduled-by': 'test' } });
+    expect(bound.status).toBe(201);
+    expect(bound.json()).toEqual(expect.objectContaining({ kind: 'Status', status: 'Success' }));
+    const got = (await api.request('GET', `${pods}/bound`)).json();
+    expect(got.spec.nodeName).toBe('n1');
+    expect(got.metadata.annotations).toEqual({ 'example.com/scheduled-by': 'test' });
+    expect(got.status.conditions).toEqual([expect.objectContaining({ type: 'PodScheduled', status: 'True' })]);
+    expect(Number(got.metadata.resourceVersion)).toBeGreaterThan(Number(p.metadata.resourceVersion));
+
+    const again = await bind('bound', 'n2');
+    expect(again.status).toBe(409);
+    expect(again.json().message).toBe('Operation cannot be fulfilled on pods/binding "bound": pod bound is already assigned to node "n1"');
+
+    const status = {
+      ...got,
+      spec: { ...got.spec, nodeName: 'n9' },
+      status: { ...got.status, phase: 'Running', podIP: '10.244.0.7', hostIP: '192.168.0.2', hostIPs: [{ ip: '192.168.0.2' }] },
+    };
+    const written = await api.request('PUT', `${pods}/bound/status`, { body: status });
+    expect(written.status).toBe(200);
+    expect(written.json().spec.nodeName).toBe('n1');
+    expect(written.json().status).toEqual(expect.objectContaining({ phase: 'Running', podIP: '10.244.0.7', podIPs: [{ ip: '10.244.0.7' }], qosClass: 'BestEffort' }));
+    const badStatus = await api.request('PUT', `${pods}/bound/status`, { body: { ...written.json(), status: { ...written.json().status, hostIPs: [{ ip: '192.168.0.3' }] } } });
+    expect(badStatus.status).toBe(422);
+    expect(badStatus.json().details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "192.168.0.3": must be equal to `hostIP`', field: 'status.hostIPs[0].ip' },
+    ]);
+
+    const table = (await api.request('GET', `${pods}/bound`, { headers: { Accept: TABLE } })).json();
+    expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates']);
+    expect(table.rows[0].cells.slice(0, 4)).toEqual(['bound', '0/1', 'Running', '0']);
+    expect(table.rows[0].cells.slice(5)).toEqual(['10.244.0.7', 'n1', '<none>', '<none>']);
+  });
+
+  it('allows only the updatable spec fields, with kube\'s message', async () => {
+    const p = await create('immutable', { activeDeadlineSeconds: 100 });
+    const changed = await api.request('PUT', `${pods}/immutable`, { body: { ...p, spec: { ...p.spec, restartPolicy: 'Never' } } });
+    expect(changed.status).toBe(422);
+    const cause = changed.json().details.causes[0];
+    expect(cause.field).toBe('spec');
+    expect(cause.message).toMatch(/^Forbidden: pod updates may not change fields other than `spec.containers\[\*\].image`,/);
+    expect(cause.message).toContain('spec.restartPolicy: changed');
+    const image = await api.request('PUT', `${pods}/immutable`, {
+      body: { ...p, spec: { ...p.spec, activeDeadlineSeconds: 50, containers: [{ ...p.spec.containers[0], image: 'nginx:1.28' }] } },
+    });
+    expect(image.status).toBe(200);
+    expect(image.json().spec.containers[0].image).toBe('nginx:1.28');
+  });
+
+  it('deletes a bound pod gracefully: kept with deletionTimestamp until deleted with gracePeriodSeconds=0', async () => {
+    await create('graceful', { terminationGracePeriodSeconds: 45 });
+    expect((await bind('graceful', 'n1')).status).toBe(201);
+    const before = Date.now();
+    const first = await api.request('DELETE', `${pods}/graceful`);
+    expect(first.status).toBe(200);
+    const marked = first.json();
+    expect(marked.kind).toBe('Pod');
+    expect(marked.metadata.deletionGracePeriodSeconds).toBe(45);
+    const ends = Date.parse(marked.metadata.deletionTimestamp);
+    expect(ends).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 44_000);
+    expect(ends).toBeLessThanOrEqual(Date.now() + 46_000);
+
+    // Still there; a label update keeps it; a second delete changes nothing; a shorter period moves the end.
+    const got = (await api.request('GET', `${pods}/graceful`)).json();
+    expect(got.metadata.deletionTimestamp).toBe(marked.metadata.deletionTimestamp);
+    const labelled = await api.request('PATCH', `${pods}/graceful`, { body: { metadata: { labels: { a: 'b' } } } });
+    expect(labelled.status).toBe(200);
+    const second = await api.request('DELETE', `${pods}/graceful`);
+    expect(second.json().metadata.resourceVersion).toBe(labelled.json().metadata.resourceVersion);
+    const shorter = await api.request('DELETE', `${pods}/graceful`, { query: { gracePeriodSeconds: '5' } });
+    expect(shorter.json().metadata.deletionGracePeriodSeconds).toBe(5);
+    expect(Date.parse(shorter.json().metadata.deletionTimestamp)).toBe(ends - 40_000);
+    const table = (await api.request('GET', `${pods}/graceful`, { headers: { Accept: TABLE } })).json();
+    expect(table.rows[0].cells[2]).toBe('Terminating');
+
+    const forced = await api.request('DELETE', `${pods}/graceful`, { body: { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 } });
+    expect(forced.status).toBe(200);
+    expect((await api.request('GET', `${pods}/graceful`)).status).toBe(404);
+
+    // Unbound pods go at once.
+    await create('unbound');
+    const gone = await api.request('DELETE', `${pods}/unbound`);
+    expect(gone.status).toBe(200);
+    expect(gone.json().metadata.deletionTimestamp).toBeUndefined();
+    expect((await api.request('GET', `${pods}/unbound`)).status).toBe(404);
+  });
+
+  it('selects pods by node, phase and the other kube fields, in lists and watches', async () => {
+    const sel = uniqueName('sel');
+    const fieldNs = await createNamespace(api, sel);
+    await defaultAccount(api, fieldNs);
+    const path = `/api/v1/namespaces/${fieldNs}/pods`;
+    const mk = async (name: string, spec: Record<string, unknown> = {}) => expect((await api.request('POST', path, { body: podBody(name, spec) })).status).toBe(201);
+    await mk('a');
+    await mk('b', { restartPolicy: 'Never', hostNetwork: true });
+    const list0 = await api.request('GET', path);
+    const rv = list0.json().metadata.resourceVersion;
+    const watch = await openWatch(api, path, { resourceVersion: rv, fieldSelector: 'spec.nodeName=node-x' });
+    expect(watch.status).toBe(200);
+    const bindRes = await api.request('POST', `${path}/a/binding`, { body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'a' }, target: { kind: 'Node', name: 'node-x' } } });
+    expect(bindRes.status).toBe(201);
+    const added = await watch.next();
+    expect([added.type, added.object.metadata.name, added.object.spec.nodeName]).toEqual(['ADDED', 'a', 'node-x']);
+    watch.close();
+
+    const names = async (fieldSelector: string) => {
+      const res = await api.request('GET', path, { query: { fieldSelector } });
+      expect(res.status).toBe(200);
+      return res.json().items.map((p: { metadata: { name: string } }) => p.metadata.name).sort();
+    };
+    expect(await names('spec.nodeName=node-x,status.phase!=Succeeded,status.phase!=Failed')).toEqual(['a']);
+    expect(await names('spec.nodeName=')).toEqual(['b']);
+    expect(await names('spec.restartPolicy=Never')).toEqual(['b']);
+    expect(await names('spec.hostNetwork=true')).toEqual(['b']);
+    expect(await names('spec.schedulerName=default-scheduler,spec.serviceAccountName=default')).toEqual(['a', 'b']);
+    expect(await names('status.phase=Pending,status.podIP=,status.nominatedNodeName=')).toEqual(['a', 'b']);
+    // All namespaces, as kubectl describe node asks.
+    const across = await api.request('GET', '/api/v1/pods', { query: { fieldSelector: 'spec.nodeName=node-x' } });
+    expect(across.json().items.map((p: { metadata: { name: string } }) => p.metadata.name)).toEqual(['a']);
+    const unknown = await api.request('GET', path, { query: { fieldSelector: 'spec.containers=x' } });
+    expect(unknown.status).toBe(400);
+  });
+});
