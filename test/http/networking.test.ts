@@ -16,11 +16,14 @@ const GROUP = 'networking.platform.io';
 const BASE = `/apis/${GROUP}/v1beta1`;
 const ON = `${GROUP}/v1beta1=true`;
 
-/** A fresh IPv4 address per call (10.<pid-derived>.x.y), so runs on a shared etcd do not collide. */
+/**
+ * A fresh IPv4 address per call (172.31.<pid-derived>.n), so runs on a shared etcd do not collide, outside
+ * the default service range, whose addresses the server's own allocator may record.
+ */
 let counter = 0;
 const freshIP = (): string => {
   counter += 1;
-  return `10.${process.pid % 250}.${Math.floor(counter / 250)}.${(counter % 250) + 1}`;
+  return `172.31.${process.pid % 250}.${counter}`;
 };
 
 describeBackends(all, (b) => {
