@@ -23,6 +23,7 @@ import { jsonEqual } from '../../patch/json-value.js';
 import { validateConditions } from '../admissionregistration/status-validation.js';
 import { arrayAt, isObject, stringAt, type JsonObject } from '../core/pod/json-values.js';
 import { addrFamily, addrString, maskedPrefix, parseAddr, parsePrefix, prefixString } from './netip.js';
+import { parseIP } from '../discovery/endpoint-ip.js';
 import { cidrFamily } from '../shared/cidr.js';
 
 const FIELD_IMMUTABLE = 'field is immutable';
@@ -40,6 +41,16 @@ function validateCIDR(cidr: string, path: FieldPath): FieldError[] {
   return errs;
 }
 
+/**
+ * The family Go's net package gives a CIDR (ParseCIDRSloppy, then `IP.To4() != nil`): an IPv4-mapped
+ * IPv6 block counts as IPv4 there, unlike for netip. Undefined when it does not parse.
+ */
+function sloppyFamily(cidr: string): 4 | 6 | undefined {
+  const family = cidrFamily(cidr);
+  if (family !== 6) return family;
+  return parseIP(cidr.slice(0, cidr.indexOf('/')))?.v4 === true ? 4 : 6;
+}
+
 /** validateServiceCIDRSpec: the blocks of a new ServiceCIDR. */
 export function validateServiceCIDRSpec(obj: KubeObject): FieldError[] {
   const path = FieldPath.root('spec').child('cidrs');
@@ -48,7 +59,7 @@ export function validateServiceCIDRSpec(obj: KubeObject): FieldError[] {
   if (cidrs.length > 2) return [invalidValue(path, cidrs, 'may only hold up to 2 values')];
   if (cidrs.length === 2) {
     // netutils.IsDualStackCIDRStrings: both parse (leniently) and are of different families.
-    const [a, b] = cidrs.map(cidrFamily);
+    const [a, b] = cidrs.map(sloppyFamily);
     if (a === undefined || b === undefined || a === b) {
       return [invalidValue(path, cidrs, 'may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64')];
     }

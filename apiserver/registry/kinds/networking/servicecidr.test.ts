@@ -37,6 +37,9 @@ const cases: [string, unknown[] | undefined, Cause[]][] = [
   ['three blocks', ['10.0.0.0/8', '2001:db8::/64', '192.168.0.0/16'], [invalid('spec.cidrs', ['10.0.0.0/8', '2001:db8::/64', '192.168.0.0/16'], 'may only hold up to 2 values')]],
   ['two IPv4 blocks', ['10.0.0.0/8', '192.168.0.0/16'], [invalid('spec.cidrs', ['10.0.0.0/8', '192.168.0.0/16'], FAMILIES)]],
   ['two IPv6 blocks', ['2001:db8::/64', 'fd00::/64'], [invalid('spec.cidrs', ['2001:db8::/64', 'fd00::/64'], FAMILIES)]],
+  ['an IPv4 block and an IPv4-mapped IPv6 one (both IPv4 for Go\'s net package)', ['10.0.0.0/8', '::ffff:10.0.0.0/104'], [
+    invalid('spec.cidrs', ['10.0.0.0/8', '::ffff:10.0.0.0/104'], FAMILIES),
+  ]],
   ['two blocks, one not a CIDR', ['bad', '2001:db8::/64'], [invalid('spec.cidrs', ['bad', '2001:db8::/64'], FAMILIES)]],
   ['host bits set', ['10.96.0.1/12'], [invalid('spec.cidrs[0]', '10.96.0.1/12', NOT_NETWORK)]],
   ['no prefix length', ['10.96.0.0'], [invalid('spec.cidrs[0]', '10.96.0.0', 'netip.ParsePrefix("10.96.0.0"): no \'/\'')]],
