@@ -2,7 +2,8 @@
  * What the Service kind does to an object before validation, as Kubernetes v1.32:
  * - `defaultService`: v1's SetDefaults_Service for the defaults that depend on other fields (a port's
  *   targetPort = port, internalTrafficPolicy Cluster for ClusterIP/NodePort/LoadBalancer,
- *   externalTrafficPolicy Cluster for NodePort/LoadBalancer, allocateLoadBalancerNodePorts true for
+ *   externalTrafficPolicy Cluster for externally accessible ones (NodePort, LoadBalancer, external IPs),
+ *   allocateLoadBalancerNodePorts true for
  *   LoadBalancer, the ClientIP timeout 10800, sessionAffinityConfig dropped with affinity None, an
  *   ingress' ipMode VIP when it has an ip);
  * - `normalizeClusterIPs`: keeps `clusterIP` and `clusterIPs` in step for clients that send only one;
@@ -69,7 +70,7 @@ export function defaultService(svc: KubeObject): void {
     const t = port.targetPort;
     if (t === undefined || t === null || t === 0 || t === '') port.targetPort = port.port;
   }
-  if ((type === 'NodePort' || type === 'LoadBalancer') && (spec.externalTrafficPolicy === undefined || spec.externalTrafficPolicy === '')) {
+  if (externallyAccessible(spec) && (spec.externalTrafficPolicy === undefined || spec.externalTrafficPolicy === '')) {
     spec.externalTrafficPolicy = 'Cluster';
   }
   if ((type === 'NodePort' || type === 'LoadBalancer' || type === 'ClusterIP') && (spec.internalTrafficPolicy === undefined || spec.internalTrafficPolicy === null)) {
