@@ -185,6 +185,12 @@ describeBackends(all, (b) => {
     expect(written.status).toBe(200);
     expect([written.json().status, written.json().spec.replicas]).toEqual([status, 2]);
 
+    // The field selector of the kind: status.replicas.
+    const selected = await api.request('GET', path, { query: { fieldSelector: 'status.replicas=2' } });
+    expect(selected.json().items.map((i: Obj) => i.metadata.name)).toEqual([name]);
+    expect((await api.request('GET', path, { query: { fieldSelector: 'status.replicas=3' } })).json().items).toEqual([]);
+    expect((await api.request('GET', path, { query: { fieldSelector: 'spec.replicas=2' } })).status).toBe(400);
+
     // Nothing in the spec is immutable: a new selector with matching template labels is accepted.
     const relabeled = await api.request('PATCH', `${path}/${name}`, { body: { spec: { selector: { app: name, v: '2' }, template: { metadata: { labels: { v: '2' } } } } } });
     expect(relabeled.status).toBe(200);

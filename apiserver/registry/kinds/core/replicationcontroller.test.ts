@@ -163,6 +163,11 @@ describe('ReplicationController scale and table', () => {
   };
   stored.metadata.creationTimestamp = new Date(Date.now() - 3 * 3600_000).toISOString();
 
+  test('the field selector status.replicas reads the observed count', () => {
+    expect(replicationControllers.selectableFields['status.replicas'](stored)).toBe('2');
+    expect(replicationControllers.selectableFields['status.replicas'](rc())).toBe('0');
+  });
+
   test('the Scale selector is spec.selector as text, keys sorted', () => {
     expect(replicationControllers.scale.selector(stored)).toBe('app=web,tier=fe');
   });

@@ -7,7 +7,7 @@
  *   (an explicit 0 stays); the pod template's defaults (pod/pod-defaults.ts);
  * - rcStrategy: a create starts from an empty status (`replicas: 0`) and generation 1; the main resource
  *   keeps the stored status and bumps the generation on any spec change; `/status` keeps the rest;
- * - the Scale's selector is `spec.selector` as text.
+ * - the Scale's selector is `spec.selector` as text; field selectors may use `status.replicas`.
  *
  * Validation: replicationcontroller-validation.ts. Table: replicationcontroller-table.ts. Delete answers a
  * Status.
@@ -77,6 +77,10 @@ export const replicationControllers = Object.freeze({
   schema,
   tracksGeneration: true,
   table: replicationControllerTable,
+  // Kubernetes' ControllerToSelectableFields: `status.replicas` as a decimal (0 when absent).
+  selectableFields: Object.freeze({
+    'status.replicas': (rc: KubeObject): string => String(isObject(rc.status) && typeof rc.status.replicas === 'number' ? rc.status.replicas : 0),
+  }),
 
   prepareForCreate(rc: KubeObject): void {
     // Go's zero status as JSON: `replicas` has no omitempty.
