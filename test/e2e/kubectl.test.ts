@@ -159,6 +159,7 @@ for (const variant of variants) {
         ['events', 'ev', 'v1', 'true', 'Event'],
         ['namespaces', 'ns', 'v1', 'false', 'Namespace'],
         ['nodes', 'no', 'v1', 'false', 'Node'],
+        ['pods', 'po', 'v1', 'true', 'Pod'],
         ['podtemplates', '', 'v1', 'true', 'PodTemplate'],
         ['replicationcontrollers', 'rc', 'v1', 'true', 'ReplicationController'],
         ['secrets', '', 'v1', 'true', 'Secret'],
