@@ -38,12 +38,12 @@ function selectorText(sts: KubeObject): string {
   }
 }
 
-const scale: ScaleSubresource = Object.freeze({
+const scale = Object.freeze({
   specReplicasPath: '.spec.replicas',
   statusReplicasPath: '.status.replicas',
   selector: selectorText,
   validateScale: validateScaleReplicas,
-});
+} satisfies ScaleSubresource);
 
 /** The status a create starts from: Go's zero StatefulSetStatus as JSON (fields without omitempty). */
 const emptyStatus = (): Record<string, unknown> => ({ replicas: 0, availableReplicas: 0 });

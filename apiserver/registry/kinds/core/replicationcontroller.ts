@@ -56,12 +56,12 @@ function selectorText(rc: KubeObject): string {
     .join(',');
 }
 
-const scale: ScaleSubresource = Object.freeze({
+const scale = Object.freeze({
   specReplicasPath: '.spec.replicas',
   statusReplicasPath: '.status.replicas',
   selector: selectorText,
   validateScale: validateScaleReplicas,
-});
+} satisfies ScaleSubresource);
 
 export const replicationControllers = Object.freeze({
   group: '',
