@@ -77,6 +77,11 @@ describeBackends(all, (b) => {
       ['spec.template.spec.restartPolicy', 'FieldValueNotSupported'],
     ]);
 
+    // Pods are named <set>-<ordinal>: the set's name is a DNS label (a subdomain with dots is refused).
+    const dotted = await api.request('POST', path, { body: statefulSet(`${name}.v1`) });
+    expect(dotted.status).toBe(422);
+    expect(causesOf(dotted)).toEqual([['metadata.name', 'FieldValueInvalid']]);
+
     const created = await api.request('POST', path, { body: { ...statefulSet(name), status: { replicas: 5 } } });
     expect(created.status).toBe(201);
     const sts = created.json();
