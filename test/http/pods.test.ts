@@ -203,6 +203,38 @@ describeBackends(all, (b) => {
     expect((await api.request('GET', `${pods}/unbound`)).status).toBe(404);
   });
 
+  it('a token bound to a pod authenticates while the pod lives (TokenRequest boundObjectRef Pod)', async () => {
+    const p = await create('token-holder');
+    const tokenPath = `/api/v1/namespaces/${ns}/serviceaccounts/default/token`;
+    const request = (ref: Record<string, unknown>) => api.request('POST', tokenPath, {
+      body: { apiVersion: 'authentication.platform.io/v1', kind: 'TokenRequest', spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', ...ref } } },
+    });
+    expect((await api.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'runner' } } })).status).toBe(201);
+    await create('runs-as-runner', { serviceAccountName: 'runner' });
+    const other = await request({ name: 'runs-as-runner' });
+    expect(other.status).toBe(400);
+    expect(other.json().message).toBe('cannot bind token for serviceaccount "default" to pod running with serviceaccount "runner"');
+    const res = await request({ name: 'token-holder', uid: p.metadata.uid });
+    expect(res.status).toBe(201);
+    const token = res.json().status.token as string;
+    const whoami = () => api.request('POST', '/apis/authentication.platform.io/v1/selfsubjectreviews', {
+      token, body: { apiVersion: 'authentication.platform.io/v1', kind: 'SelfSubjectReview' },
+    });
+    const me = await whoami();
+    expect(me.status).toBe(201);
+    expect(me.json().status.userInfo.username).toBe(`system:serviceaccount:${ns}:default`);
+    expect(me.json().status.userInfo.extra['authentication.kubernetes.io/pod-name']).toEqual(['token-holder']);
+    expect((await api.request('DELETE', `${pods}/token-holder`)).status).toBe(200);
+    // The authenticator reads the pods' watch cache, which sees the delete a moment later.
+    const deadline = Date.now() + 10_000;
+    let status = (await whoami()).status;
+    while (status !== 401 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await whoami()).status;
+    }
+    expect(status).toBe(401);
+  });
+
   it('selects pods by node, phase and the other kube fields, in lists and watches', async () => {
     const sel = uniqueName('sel');
     const fieldNs = await createNamespace(api, sel);

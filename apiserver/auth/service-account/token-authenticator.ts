@@ -48,7 +48,7 @@ export interface ServiceAccountTokenOptions {
   readonly apiAudiences: readonly string[];
   readonly serviceAccounts: ObjectLookup;
   readonly secrets?: ObjectLookup;
-  /** Absent while Pods are not served: a Pod-bound token is then invalid. */
+  /** Absent when Pods are not served (`--runtime-config`): a Pod-bound token is then invalid. */
   readonly pods?: ObjectLookup;
   readonly nodes?: ObjectLookup;
   /** Epoch ms; default Date.now. */

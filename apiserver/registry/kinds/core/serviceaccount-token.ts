@@ -6,15 +6,15 @@
  * - the service account must exist (404 `serviceaccounts "x" not found`);
  * - `spec.audiences` defaults to `--api-audiences`, `spec.expirationSeconds` to 3600 and must be at least
  *   600 and at most 2^32 (422 with kube's messages, object name "");
- * - `spec.boundObjectRef` binds the token to a Secret, a Pod (404 while Pods are not served, as for a
- *   missing Pod) or a Node of the same namespace (cluster for Nodes); another kind is 400 `cannot bind
+ * - `spec.boundObjectRef` binds the token to a Secret, a Pod (running as this account) or a Node of the
+ *   same namespace (cluster for Nodes); another kind is 400 `cannot bind
  *   token to object of type /v1, Kind=ConfigMap`; a uid differing from the object's is 409;
  * - over `--service-account-max-token-expiration` (when set), `expirationSeconds` is shortened to it,
  *   with kube's Warning `requested expiration of N seconds shortened to M seconds`;
  * - with `--service-account-extend-token-expiration` (default on), a token bound to a Pod, asked for
  *   exactly 3607 s (what kube's admission gives projected volumes) and only for the API's audiences is
  *   signed valid for a year with a `warnafter` claim at 3607 s, while the response still says 3607 s (kube's
- *   safe transition from legacy tokens; reachable once Pods are served);
+ *   safe transition from legacy tokens);
  * - status gets the signed token and `expirationTimestamp` (issuance + spec.expirationSeconds).
  * Nothing is stored. The token is only ever in the response body.
  */
