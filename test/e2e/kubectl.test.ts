@@ -164,6 +164,7 @@ for (const variant of variants) {
         ['replicationcontrollers', 'rc', 'v1', 'true', 'ReplicationController'],
         ['secrets', '', 'v1', 'true', 'Secret'],
         ['serviceaccounts', 'sa', 'v1', 'true', 'ServiceAccount'],
+        ['services', 'svc', 'v1', 'true', 'Service'],
         ['validatingadmissionpolicies', '', group('admissionregistration'), 'false', 'ValidatingAdmissionPolicy'],
         ['validatingadmissionpolicybindings', '', group('admissionregistration'), 'false', 'ValidatingAdmissionPolicyBinding'],
         ['customresourcedefinitions', 'crd,crds', group('apiextensions'), 'false', 'CustomResourceDefinition'],
