@@ -11,6 +11,7 @@ test('every built-in kind once, with distinct resources and short names', () => 
     '/PodTemplate',
     '/Secret',
     '/ServiceAccount',
+    '/Service',
     'events/Event',
     'rbac/ClusterRoleBinding',
     'rbac/ClusterRole',
