@@ -1,10 +1,10 @@
 /**
  * End to end: stock kubectl (the dispatcher on PATH, which runs kubectl 1.32 for this server) against the
  * BUILT server (`bin/platform-apiserver`, embedded store) for Pods, in both group-domain modes: `kubectl run`,
- * `get pods` (and `-o wide`) with kubectl's columns, `describe pod`, a binding through `pods/<name>/binding`
- * as a scheduler posts it, `describe node` listing the pods bound to the node (kubectl asks for them with
- * `spec.nodeName=<node>,status.phase!=Succeeded,status.phase!=Failed` in protobuf), a refused update, the
- * graceful delete of a bound pod (Terminating) and `delete --grace-period=0 --force`.
+ * `get pods` (and `-o wide`) with kubectl's columns, `describe pod`, `explain`, a binding through
+ * `pods/<name>/binding` as a scheduler posts it, `describe node` listing the pods bound to the node (kubectl
+ * asks for them with `spec.nodeName=<node>,status.phase!=Succeeded,status.phase!=Failed` in protobuf), a
+ * refused update, the graceful delete of a bound pod (Terminating) and `delete --grace-period=0 --force`.
  */
 import { requireBuild, headerLine, parseTable, startApiserver, type KubectlResult, type RunningApiserver } from './kubectl-helpers.js';
 
@@ -68,6 +68,18 @@ for (const domain of ['platform.io', 'k8s.io'] as const) {
       expect(described).toMatch(/^Status: +Pending$/m);
       expect(described).toMatch(/^ {4}Image: +nginx$/m);
       expect(described).toMatch(/^QoS Class: +BestEffort$/m);
+    });
+
+    it('explain pod.status and pod.spec', async () => {
+      const status = ok(await kubectl('explain', 'pod.status'));
+      expect(status).toMatch(/^KIND: +Pod$/m);
+      expect(status).toMatch(/^VERSION: +v1$/m);
+      expect(status).toMatch(/^ {2}containerStatuses\s+<\[\]Object>$/m);
+      expect(status).toMatch(/^ {2}qosClass\s+<string>$/m);
+      expect(status).toMatch(/^ {2}podIPs\s+<\[\]Object>$/m);
+      const state = ok(await kubectl('explain', 'pod.status.containerStatuses.state.terminated'));
+      expect(state).toMatch(/^ {2}exitCode\s+<integer> -required-$/m);
+      expect(ok(await kubectl('explain', 'po.spec'))).toMatch(/^ {2}containers\s+<\[\]Object> -required-$/m);
     });
 
     it('a binding puts the pod on the node; get -o wide and describe node list it', async () => {
