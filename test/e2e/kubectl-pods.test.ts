@@ -100,6 +100,35 @@ for (const domain of ['platform.io', 'k8s.io'] as const) {
       expect(ok(await kubectl('describe', 'pod', 'web', '-n', ns))).toMatch(/^Node: +worker-1\/?$/m);
     });
 
+    it('the node agent\'s status write shows in get and describe (protobuf)', async () => {
+      // The last termination 5 minutes ago: RESTARTS prints `2 (5m ago)`.
+      const at = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+      const status = {
+        status: {
+          phase: 'Running', podIP: '10.244.1.5', hostIP: '192.168.0.10', hostIPs: [{ ip: '192.168.0.10' }], startTime: at(400),
+          conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(290) }],
+          containerStatuses: [{
+            name: 'web', ready: true, started: true, restartCount: 2, image: 'nginx', imageID: 'docker.io/library/nginx@sha256:0000', containerID: 'containerd://abc',
+            state: { running: { startedAt: at(295) } },
+            lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', startedAt: at(350), finishedAt: at(300) } },
+          }],
+        },
+      };
+      ok(await kubectl('patch', 'pod', 'web', '-n', ns, '--subresource=status', '--type=merge', '-p', JSON.stringify(status)));
+      const [row] = parseTable(ok(await kubectl('get', 'pods', '-n', ns, '-o', 'wide')));
+      expect([row!.READY, row!.STATUS, row!.IP, row!.NODE]).toEqual(['1/1', 'Running', '10.244.1.5', 'worker-1']);
+      expect(row!.RESTARTS).toMatch(/^2 \(5m(\d+s)? ago\)$/);
+      const described = ok(await kubectl('describe', 'pod', 'web', '-n', ns));
+      expect(described).toMatch(/^Status: +Running$/m);
+      expect(described).toMatch(/^IP: +10\.244\.1\.5$/m);
+      expect(described).toMatch(/^ {4}State: +Running$/m);
+      expect(described).toMatch(/^ {4}Last State: +Terminated$/m);
+      expect(described).toMatch(/^ {6}Reason: +OOMKilled$/m);
+      expect(described).toMatch(/^ {6}Exit Code: +137$/m);
+      expect(described).toMatch(/^ {4}Restart Count: +2$/m);
+      expect(described).toMatch(/^ {4}Container ID: +containerd:\/\/abc$/m);
+    });
+
     it('refuses updates of fields pods cannot change', async () => {
       const res = await kubectl('patch', 'pod', 'web', '-n', ns, '-p', '{"spec":{"restartPolicy":"Never"}}');
       expect(res.status).toBe(1);
