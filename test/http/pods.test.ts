@@ -4,6 +4,8 @@
  * the account enforces them), pods/binding, the status sub-resource, the update rules, graceful deletion of
  * bound pods, and the field selectors in lists, tables and watches.
  */
+import { decodeProtobuf } from '../../apiserver/codec/protobuf/protobuf-codec.js';
+import { pods as podKind } from '../../apiserver/registry/kinds/core/pod.js';
 import { backends, createNamespace, describeBackends, stopBackends, uniqueName, type TestApi } from './helpers.js';
 import { openWatch } from './watch-client.js';
 
@@ -132,7 +134,16 @@ describeBackends(all, (b) => {
     const status = {
       ...got,
       spec: { ...got.spec, nodeName: 'n9' },
-      status: { ...got.status, phase: 'Running', podIP: '10.244.0.7', hostIP: '192.168.0.2', hostIPs: [{ ip: '192.168.0.2' }] },
+      status: {
+        ...got.status, phase: 'Running', podIP: '10.244.0.7', hostIP: '192.168.0.2', hostIPs: [{ ip: '192.168.0.2' }], startTime: '2024-01-01T00:00:00Z',
+        containerStatuses: [{
+          name: 'web', ready: true, started: true, restartCount: 1, image: 'nginx:1.27', imageID: 'sha256:0', containerID: 'containerd://1',
+          state: { running: { startedAt: '2024-01-01T00:00:02Z' } },
+          lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: '2024-01-01T00:00:00Z', finishedAt: '2024-01-01T00:00:01Z' } },
+          volumeMounts: [{ name: 'data', mountPath: '/data', readOnly: true, recursiveReadOnly: 'Disabled' }],
+          user: { linux: { uid: 1000, gid: 1000, supplementalGroups: [4, 5] } },
+        }],
+      },
     };
     const written = await api.request('PUT', `${pods}/bound/status`, { body: status });
     expect(written.status).toBe(200);
@@ -144,9 +155,17 @@ describeBackends(all, (b) => {
       { reason: 'FieldValueInvalid', message: 'Invalid value: "192.168.0.3": must be equal to `hostIP`', field: 'status.hostIPs[0].ip' },
     ]);
 
+    // Protobuf (kubectl describe reads pods so): the status written decodes to the same object.
+    const pb = await api.request('GET', `${pods}/bound`, { headers: { Accept: 'application/vnd.platform.protobuf' } });
+    expect(pb.status).toBe(200);
+    const decoded = decodeProtobuf(pb.raw, podKind.schema);
+    expect([decoded.apiVersion, decoded.kind]).toEqual(['v1', 'Pod']);
+    expect(decoded.value.status).toEqual(written.json().status);
+    expect(decoded.value.spec).toEqual(written.json().spec);
+
     const table = (await api.request('GET', `${pods}/bound`, { headers: { Accept: TABLE } })).json();
     expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates']);
-    expect(table.rows[0].cells.slice(0, 4)).toEqual(['bound', '0/1', 'Running', '0']);
+    expect(table.rows[0].cells.slice(0, 4)).toEqual(['bound', '1/1', 'Running', expect.stringMatching(/^1 \(\w+ ago\)$/)]);
     expect(table.rows[0].cells.slice(5)).toEqual(['10.244.0.7', 'n1', '<none>', '<none>']);
   });
 
