@@ -146,6 +146,9 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'runtime-config', type: 'string', default: '', arg: 'key=value,...',
     help: 'Enable or disable API group versions and resources: api/all, api/ga, api/beta, api/alpha, '
       + '<group>/<version> or <group>/<version>/<resource>, each =true or =false (default true).' },
+  { name: 'advertise-address', type: 'string', default: '', arg: 'ip',
+    help: 'The IP address this replica advertises as an endpoint of the kubernetes Service. Empty: the bind address, '
+      + 'else the first non-loopback address of the host.' },
   { name: 'service-cluster-ip-range', type: 'string', default: '', arg: 'cidrs',
     help: 'CIDR range(s) Service cluster IPs are allocated from: one CIDR, or two of different IP families for '
       + 'dual-stack (the first is primary). Empty: 10.0.0.0/24. Must not overlap node or pod addresses.' },

@@ -96,6 +96,12 @@ export interface ServerConfig {
   readonly serviceClusterIPRanges?: readonly ServiceIPRange[];
   /** `--service-node-port-range`, parsed. */
   readonly serviceNodePortRange?: NodePortRangeConfig;
+  /** `--advertise-address`; undefined: the bind address, else the host's first non-loopback address. */
+  readonly advertiseAddress?: string;
+  /** How often the `kubernetes` endpoints are reconciled and this replica's identity record renewed (default 10 s). */
+  readonly endpointReconcileIntervalMs?: number;
+  /** How long a replica's identity record outlives its last renewal (default 15 s). */
+  readonly masterLeaseTtlSeconds?: number;
   /** `--feature-gates`, resolved against the gate table: handlers ask `features.enabled('WatchList')`. */
   readonly features: FeatureGates;
   readonly logLevel: string;
@@ -204,6 +210,10 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
   const features = parseFeatureGatesFlag(flags.list('feature-gates'));
   const serviceClusterIPRanges = parseServiceClusterIPRanges(flags.string('service-cluster-ip-range') ?? '');
   const serviceNodePortRange = parseNodePortRange(flags.string('service-node-port-range') ?? '');
+  const advertiseAddress = flags.string('advertise-address') ?? '';
+  if (advertiseAddress !== '' && isIP(advertiseAddress) === 0) {
+    throw new FlagError(`invalid value "${advertiseAddress}" for flag --advertise-address: not an IP address`);
+  }
 
   const dataDir = resolve(cwd, flags.string('data-dir') ?? './data');
   const tokenAuthFile = flags.string('token-auth-file');
@@ -239,6 +249,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     runtimeConfig,
     serviceClusterIPRanges,
     serviceNodePortRange,
+    ...(advertiseAddress === '' ? {} : { advertiseAddress }),
     features,
     logLevel: flags.string('log-level') ?? 'info',
     maxRequestsInflight: flags.int('max-requests-inflight'),

@@ -20,6 +20,7 @@ import { staticBandSize, type ServiceIPRange } from '../registry/kinds/core/serv
 import { serviceWriteHooks, type ServiceAllocators } from '../registry/kinds/core/service-allocation/service-allocator.js';
 import type { RuntimeConfig } from '../registry/runtime-config.js';
 import type { KubeObject } from '../api/object.js';
+import { networkInterfaces } from 'node:os';
 
 export interface ServiceAllocation {
   readonly mode: 'bitmap' | 'ipaddress';
@@ -89,4 +90,17 @@ export async function ensureDefaultServiceCIDR(resources: ServedResources, names
   } catch (err) {
     if ((err as { reason?: string } | null)?.reason !== 'AlreadyExists') throw err;
   }
+}
+
+/**
+ * The address this replica publishes as a `kubernetes` endpoint: `--advertise-address`, else the bind
+ * address when it names one non-loopback address, else the host's first non-internal IPv4 address (then
+ * IPv6); undefined when the host has none (the replica then publishes no endpoint).
+ */
+export function advertiseAddressOf(config: ServerConfig): string | undefined {
+  if (config.advertiseAddress !== undefined) return config.advertiseAddress;
+  const bind = config.bindAddress;
+  if (bind !== '0.0.0.0' && bind !== '::' && !bind.startsWith('127.') && bind !== '::1') return bind;
+  const all = Object.values(networkInterfaces()).flatMap((list) => list ?? []).filter((a) => !a.internal);
+  return (all.find((a) => a.family === 'IPv4') ?? all.find((a) => a.family === 'IPv6' && !a.address.startsWith('fe80')))?.address;
 }

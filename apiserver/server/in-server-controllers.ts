@@ -9,7 +9,8 @@
  * - tokencleaner (expired bootstrap tokens; with `--enable-bootstrap-token-auth`, as there is no
  *   `--controllers` flag);
  * - ValidatingAdmissionPolicy status (type checking warnings and observedGeneration);
- * - Service allocation repair (frees cluster IPs, IPAddress objects and node ports no Service holds).
+ * - Service allocation repair (frees cluster IPs, IPAddress objects and node ports no Service holds);
+ * - the `kubernetes` Service in `default` and its EndpointSlice from the live replicas' identity records.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -24,6 +25,7 @@ import { startServiceAccountsController } from '../controllers/serviceaccounts/s
 import { startTokenCleaner } from '../controllers/tokencleaner/token-cleaner.js';
 import { startServiceAllocationRepair } from '../controllers/service-allocation-repair/repair-controller.js';
 import type { ServiceAllocation } from './assemble-services.js';
+import { startKubernetesServiceController } from '../controllers/kubernetes-service/kubernetes-service-controller.js';
 import type { ServedResources } from '../endpoints/resources/served-resources.js';
 import { createEventRecorder } from '../events/event-recorder.js';
 import type { Logger } from '../log/logger.js';
@@ -36,6 +38,7 @@ export function startInServerControllers(
   names: Naming,
   logger: Logger,
   serviceAllocation?: ServiceAllocation,
+  endpoint?: { readonly port: () => number | undefined; readonly listening: Promise<unknown> },
 ): LeaderElector {
   return startLeaderElection({
     store,
@@ -83,6 +86,22 @@ export function startInServerControllers(
           allocators: serviceAllocation.allocators,
           onError: (err) => logger.warn({ err }, 'service allocation repair'),
           onFreed: (freed) => logger.info(freed, 'service allocation repair: freed values no Service holds'),
+        }));
+      }
+
+      const slices = registry(names.group('discovery'), 'endpointslices');
+      if (services !== undefined && slices !== undefined && serviceAllocation !== undefined && endpoint !== undefined) {
+        stopOnAbort(startKubernetesServiceController({
+          store,
+          prefix: config.storagePrefix,
+          naming: names,
+          services,
+          endpointSlices: slices,
+          range: serviceAllocation.ranges[0]!,
+          port: endpoint.port,
+          listening: endpoint.listening,
+          ...(config.endpointReconcileIntervalMs === undefined ? {} : { intervalMs: config.endpointReconcileIntervalMs }),
+          onError: (err) => logger.warn({ err }, 'kubernetes service controller'),
         }));
       }
 

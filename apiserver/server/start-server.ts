@@ -32,7 +32,9 @@ import { parseRuntimeConfig } from '../registry/runtime-config.js';
 import { createApp } from './app.js';
 import { assembleAuthentication, resourceTokenAuthenticators } from './assemble-authentication.js';
 import { startInServerControllers } from './in-server-controllers.js';
-import { assembleServiceAllocation, ensureDefaultServiceCIDR } from './assemble-services.js';
+import { advertiseAddressOf, assembleServiceAllocation, ensureDefaultServiceCIDR } from './assemble-services.js';
+import { startMasterLease } from '../controllers/kubernetes-service/master-lease.js';
+import type { ServiceIPRange } from '../registry/kinds/core/service-allocation/ip-range.js';
 import type { AdmissionPlugin } from '../admission/plugin.js';
 import type { ServedResources } from '../endpoints/resources/served-resources.js';
 import { assembleAggregator, type AggregationOptions } from './assemble-aggregator.js';
@@ -151,6 +153,13 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const rules = options.authorizer === undefined ? buildRulesResolver(authorizationModes, rbacIndex) : unlistableRules;
     const services: ServerServices = { authorizer, rules, tokenAuthenticators, apiAudiences: saConfig.apiAudiences, serviceAccountTokens: auth.tokenIssuer };
     let api = options.api;
+    // The secure port, for the `kubernetes` Service's endpoints (known once the server listens).
+    let listeningPort: number | undefined;
+    let markListening: (port: number) => void = () => {};
+    const listening = new Promise<number>((resolve) => {
+      markListening = resolve;
+    });
+    let serviceRanges: readonly ServiceIPRange[] = [];
     /** host:port of this server (the issuer discovery jwks_uri default), known once it listens. */
     let externalHost = '';
     let policies: PolicyAdmission | undefined;
@@ -189,6 +198,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       });
       cleanups.push(async () => served.resources.stop());
       serviceAllocation.bind(served.resources);
+      serviceRanges = serviceAllocation.ranges;
       if (serviceAllocation.mode === 'ipaddress') await ensureDefaultServiceCIDR(served.resources, names, serviceAllocation.ranges);
       if (policies !== undefined) {
         const admission = policies;
@@ -244,7 +254,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         api = (ctx, next) => oidc(ctx, () => resources(ctx, next));
       }
 
-      const elector = startInServerControllers(theStore, served.resources, config, names, logger, serviceAllocation);
+      const elector = startInServerControllers(theStore, served.resources, config, names, logger, serviceAllocation, { port: () => listeningPort, listening });
       cleanups.push(() => elector.stop());
     }
 
@@ -303,6 +313,23 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     });
     const port = (server.address() as AddressInfo).port;
     const url = localServerUrl(config.bindAddress, port);
+    listeningPort = port;
+    markListening(port);
+    // This replica's identity record (the `kubernetes` endpoints are the live records), when it serves the API.
+    const advertised = options.api === undefined ? advertiseAddressOf(config) : undefined;
+    if (advertised !== undefined && serviceRanges.length > 0) {
+      const lease = startMasterLease({
+        store: theStore,
+        prefix: config.storagePrefix,
+        ip: advertised,
+        port,
+        ...(config.masterLeaseTtlSeconds === undefined ? {} : { ttlSeconds: config.masterLeaseTtlSeconds }),
+        ...(config.endpointReconcileIntervalMs === undefined ? {} : { intervalMs: config.endpointReconcileIntervalMs }),
+        onError: (err) => logger.warn({ err }, 'renewing the identity record of this replica'),
+      });
+      await lease.renew();
+      cleanups.push(() => lease.stop());
+    }
     externalHost = new URL(url).host;
 
     let kubeconfigPath: string | undefined;

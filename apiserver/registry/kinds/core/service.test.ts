@@ -10,7 +10,12 @@ import { services } from './service.js';
 import { serviceTable } from './service-table.js';
 
 type Json = Record<string, any>;
-const svc = (spec: Json = {}, meta: Json = {}): KubeObject => ({
+type Loose = KubeObject & Json;
+/** The registry paths with the stored object typed loosely (the tests read nested members). */
+const cAs = (o: KubeObject): { causes: Cause[]; obj: Loose } => createAs(services, o) as { causes: Cause[]; obj: Loose };
+const uAs = (o: KubeObject, old: KubeObject): { causes: Cause[]; obj: Loose } => updateAs(services, o, old) as { causes: Cause[]; obj: Loose };
+const sAs = (o: KubeObject, old: KubeObject): { causes: Cause[]; obj: Loose } => updateStatusAs(services, o, old) as { causes: Cause[]; obj: Loose };
+const svc = (spec: Json = {}, meta: Json = {}): Loose => ({
   apiVersion: 'v1',
   kind: 'Service',
   metadata: { name: 'web', namespace: 'default', ...meta },
@@ -112,12 +117,12 @@ const cases: [string, Json, Cause[]][] = [
 
 describe('Service validation', () => {
   it.each(cases)('%s', (_name, spec, expected) => {
-    expect(createAs(services, svc(spec)).causes).toEqual(expected);
+    expect(cAs(svc(spec)).causes).toEqual(expected);
   });
 
   it('topology annotations that disagree', () => {
     const s = svc({}, { annotations: { 'service.kubernetes.io/topology-mode': 'Auto', 'service.kubernetes.io/topology-aware-hints': 'Disabled' } });
-    expect(createAs(services, s).causes).toEqual([
+    expect(cAs(s).causes).toEqual([
       invalid('metadata.annotations[service.kubernetes.io/topology-mode]', 'Auto', 'must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified'),
     ]);
   });
@@ -125,7 +130,7 @@ describe('Service validation', () => {
 
 describe('Service defaults', () => {
   it('ClusterIP: type, affinity, protocol, targetPort, internalTrafficPolicy; status cleared', () => {
-    const { obj } = createAs(services, { ...svc({ selector: undefined, ports: [{ port: 8080 }] }), status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } } });
+    const { obj } = cAs({ ...svc({ selector: undefined, ports: [{ port: 8080 }] }), status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } } });
     expect(obj.spec).toEqual({
       type: 'ClusterIP',
       sessionAffinity: 'None',
@@ -136,7 +141,7 @@ describe('Service defaults', () => {
   });
 
   it('LoadBalancer: externalTrafficPolicy Cluster, allocateLoadBalancerNodePorts true; ClientIP timeout 10800; clusterIP copied', () => {
-    const { obj } = createAs(services, svc({ type: 'LoadBalancer', sessionAffinity: 'ClientIP', clusterIP: '10.0.0.9' }));
+    const { obj } = cAs(svc({ type: 'LoadBalancer', sessionAffinity: 'ClientIP', clusterIP: '10.0.0.9' }));
     expect(obj.spec).toEqual(expect.objectContaining({
       externalTrafficPolicy: 'Cluster',
       allocateLoadBalancerNodePorts: true,
@@ -146,7 +151,7 @@ describe('Service defaults', () => {
   });
 
   it('affinity None drops sessionAffinityConfig', () => {
-    const { obj, causes } = createAs(services, svc({ sessionAffinityConfig: { clientIP: { timeoutSeconds: 5 } } }));
+    const { obj, causes } = cAs(svc({ sessionAffinityConfig: { clientIP: { timeoutSeconds: 5 } } }));
     expect(causes).toEqual([]);
     expect(obj.spec.sessionAffinityConfig).toBeUndefined();
   });
@@ -158,18 +163,18 @@ describe('Service defaults', () => {
 });
 
 describe('Service updates', () => {
-  const stored = (spec: Json = {}): KubeObject => createAs(services, svc({ clusterIP: '10.0.0.10', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', ...spec })).obj;
+  const stored = (spec: Json = {}): Loose => cAs(svc({ clusterIP: '10.0.0.10', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', ...spec })).obj;
 
   it('a client that omits allocated values keeps them (clusterIP, node ports)', () => {
     const old = stored({ type: 'NodePort', ports: [{ name: 'http', port: 80, nodePort: 30100 }] });
-    const { obj, causes } = updateAs(services, svc({ type: 'NodePort', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', ports: [{ name: 'http', port: 80 }] }), old);
+    const { obj, causes } = uAs(svc({ type: 'NodePort', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', ports: [{ name: 'http', port: 80 }] }), old);
     expect(causes).toEqual([]);
     expect([obj.spec.clusterIP, obj.spec.clusterIPs, obj.spec.ports[0].nodePort]).toEqual(['10.0.0.10', ['10.0.0.10'], 30100]);
   });
 
   it('NodePort -> ClusterIP drops the unchanged node ports and externalTrafficPolicy', () => {
     const old = stored({ type: 'NodePort', ports: [{ port: 80, nodePort: 30100 }] });
-    const { obj, causes } = updateAs(services, { ...old, spec: { ...old.spec, type: 'ClusterIP' } }, old);
+    const { obj, causes } = uAs({ ...old, spec: { ...old.spec, type: 'ClusterIP' } }, old);
     expect(causes).toEqual([]);
     expect(obj.spec.ports[0].nodePort).toBeUndefined();
     expect(obj.spec.externalTrafficPolicy).toBeUndefined();
@@ -177,22 +182,22 @@ describe('Service updates', () => {
 
   it('ClusterIP -> ExternalName drops the addresses and families', () => {
     const old = stored();
-    const { obj, causes } = updateAs(services, { ...old, spec: { ...old.spec, type: 'ExternalName', externalName: 'x.example.com' } }, old);
+    const { obj, causes } = uAs({ ...old, spec: { ...old.spec, type: 'ExternalName', externalName: 'x.example.com' } }, old);
     expect(causes).toEqual([]);
     expect([obj.spec.clusterIP, obj.spec.clusterIPs, obj.spec.ipFamilies, obj.spec.ipFamilyPolicy]).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   it('the cluster IP may not change; the primary family may not change', () => {
     const old = stored();
-    const moved = updateAs(services, { ...old, spec: { ...old.spec, clusterIP: '10.0.0.11', clusterIPs: ['10.0.0.11'] } }, old);
+    const moved = uAs({ ...old, spec: { ...old.spec, clusterIP: '10.0.0.11', clusterIPs: ['10.0.0.11'] } }, old);
     expect(moved.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec.clusterIPs[0]', message: 'Invalid value: []string{"10.0.0.11"}: may not change once set' }]);
-    const fam = updateAs(services, { ...old, spec: { ...old.spec, ipFamilies: ['IPv6'] } }, old);
+    const fam = uAs({ ...old, spec: { ...old.spec, ipFamilies: ['IPv6'] } }, old);
     expect(fam.causes).toContainEqual({ reason: 'FieldValueInvalid', field: 'spec.ipFamilies[0]', message: 'Invalid value: []core.IPFamily{"IPv6"}: may not change once set' });
   });
 
   it('releasing the secondary cluster IP needs SingleStack', () => {
-    const old = createAs(services, svc({ clusterIP: '10.0.0.5', clusterIPs: ['10.0.0.5', 'fd00::5'], ipFamilies: ['IPv4', 'IPv6'], ipFamilyPolicy: 'RequireDualStack' })).obj;
-    const { causes } = updateAs(services, { ...old, spec: { ...old.spec, clusterIPs: ['10.0.0.5'], ipFamilies: ['IPv4'] } }, old);
+    const old = cAs(svc({ clusterIP: '10.0.0.5', clusterIPs: ['10.0.0.5', 'fd00::5'], ipFamilies: ['IPv4', 'IPv6'], ipFamilyPolicy: 'RequireDualStack' })).obj;
+    const { causes } = uAs({ ...old, spec: { ...old.spec, clusterIPs: ['10.0.0.5'], ipFamilies: ['IPv4'] } }, old);
     expect(causes).toEqual([
       invalid('spec.ipFamilyPolicy', 'RequireDualStack', "must be set to 'SingleStack' when releasing the secondary clusterIP"),
       invalid('spec.ipFamilyPolicy', 'RequireDualStack', "must be set to 'SingleStack' when releasing the secondary ipFamily"),
@@ -201,7 +206,7 @@ describe('Service updates', () => {
 
   it('loadBalancerClass and the health check port are immutable on a LoadBalancer', () => {
     const old = stored({ type: 'LoadBalancer', loadBalancerClass: 'a.example/lb', externalTrafficPolicy: 'Local', healthCheckNodePort: 31000 });
-    const { causes } = updateAs(services, { ...old, spec: { ...old.spec, loadBalancerClass: 'b.example/lb', healthCheckNodePort: 31001 } }, old);
+    const { causes } = uAs({ ...old, spec: { ...old.spec, loadBalancerClass: 'b.example/lb', healthCheckNodePort: 31001 } }, old);
     expect(causes).toEqual([
       invalid('spec.loadBalancerClass', 'b.example/lb', 'may not change once set'),
       forbidden('spec.healthCheckNodePort', 'field is immutable'),
@@ -210,14 +215,14 @@ describe('Service updates', () => {
 });
 
 describe('Service status', () => {
-  const lb = createAs(services, svc({ type: 'LoadBalancer' })).obj;
+  const lb = cAs(svc({ type: 'LoadBalancer' })).obj;
 
   it('ingress ip gets ipMode VIP; a hostname that is an IP and a bad ipMode are refused', () => {
-    const ok = updateStatusAs(services, { ...lb, status: { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } } }, lb);
+    const ok = sAs({ ...lb, status: { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } } }, lb);
     // The registry's status path applies the kind's status defaults (prepareForStatusUpdate); the helper applies schema defaults only.
     expect(ok.causes).toEqual([required('status.loadBalancer.ingress[0].ipMode', 'must be specified when `ip` is set')]);
     const o2 = { ...lb, status: { loadBalancer: { ingress: [{ ip: '192.0.2.1', ipMode: 'Nat' }, { hostname: '192.0.2.2', ipMode: 'VIP' }] } } };
-    expect(updateStatusAs(services, o2, lb).causes).toEqual([
+    expect(sAs(o2, lb).causes).toEqual([
       notSupported('status.loadBalancer.ingress[0].ipMode', 'Nat', ['Proxy', 'VIP']),
       forbidden('status.loadBalancer.ingress[1].ipMode', 'may not be specified when `ip` is not set'),
       invalid('status.loadBalancer.ingress[1].hostname', '192.0.2.2', 'must be a DNS name, not an IP address'),
@@ -228,8 +233,8 @@ describe('Service status', () => {
   });
 
   it('ingress on a ClusterIP Service is forbidden', () => {
-    const cip = createAs(services, svc()).obj;
-    expect(updateStatusAs(services, { ...cip, status: { loadBalancer: { ingress: [{ ip: '192.0.2.1', ipMode: 'VIP' }] } } }, cip).causes).toEqual([
+    const cip = cAs(svc()).obj;
+    expect(sAs({ ...cip, status: { loadBalancer: { ingress: [{ ip: '192.0.2.1', ipMode: 'VIP' }] } } }, cip).causes).toEqual([
       forbidden('status.loadBalancer.ingress', "may only be used when `spec.type` is 'LoadBalancer'"),
     ]);
   });
