@@ -4,6 +4,9 @@
  * the account enforces them), pods/binding, the status sub-resource, the update rules, graceful deletion of
  * bound pods, and the field selectors in lists, tables and watches.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import protobuf from 'protobufjs';
 import { decodeProtobuf } from '../../apiserver/codec/protobuf/protobuf-codec.js';
 import { pods as podKind } from '../../apiserver/registry/kinds/core/pod.js';
 import { backends, createNamespace, describeBackends, stopBackends, uniqueName, type TestApi } from './helpers.js';
@@ -13,6 +16,19 @@ const all = backends();
 afterAll(() => stopBackends(all));
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+const PB = 'application/vnd.kubernetes.protobuf';
+const proto = protobuf.parse(readFileSync(join(__dirname, '..', '..', 'apiserver', 'codec', 'protobuf', 'testing', 'kubernetes.proto'), 'utf8')).root;
+const T = (name: string) => proto.lookupType(`k8s.${name}`);
+const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
+
+/** A core/v1 Binding as kube-scheduler posts it: `k8s\0` + Unknown{typeMeta, raw Binding{metadata=1, target=2}}. */
+function bindingProtobuf(name: string, node: string): Buffer {
+  const meta = T('ObjectMeta').encode(T('ObjectMeta').fromObject({ name })).finish();
+  const target = T('ObjectReference').encode(T('ObjectReference').fromObject({ kind: 'Node', name: node })).finish();
+  const raw = protobuf.Writer.create().uint32((1 << 3) | 2).bytes(meta).uint32((2 << 3) | 2).bytes(target).finish();
+  const unknown = T('Unknown').encode({ typeMeta: { apiVersion: 'v1', kind: 'Binding' }, raw, contentEncoding: '', contentType: '' }).finish();
+  return Buffer.concat([MAGIC, unknown]);
+}
 
 const podBody = (name: string, spec: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => ({
   apiVersion: 'v1',
@@ -167,6 +183,17 @@ describeBackends(all, (b) => {
     expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates']);
     expect(table.rows[0].cells.slice(0, 4)).toEqual(['bound', '1/1', 'Running', expect.stringMatching(/^1 \(\w+ ago\)$/)]);
     expect(table.rows[0].cells.slice(5)).toEqual(['10.244.0.7', 'n1', '<none>', '<none>']);
+  });
+
+  it('binds in protobuf, as kube-scheduler does, and answers a protobuf Status', async () => {
+    await create('pb-bound');
+    const res = await api.request('POST', `${pods}/pb-bound/binding`, { body: bindingProtobuf('pb-bound', 'n3'), headers: { 'Content-Type': PB, Accept: PB } });
+    expect(res.status).toBe(201);
+    expect(res.raw.subarray(0, 4).equals(MAGIC)).toBe(true);
+    const u = T('Unknown').decode(res.raw.subarray(4)) as unknown as { typeMeta: { apiVersion: string; kind: string }; raw: Uint8Array };
+    expect([u.typeMeta.apiVersion, u.typeMeta.kind]).toEqual(['v1', 'Status']);
+    expect(T('Status').toObject(T('Status').decode(u.raw))).toEqual(expect.objectContaining({ status: 'Success', code: 201 }));
+    expect((await api.request('GET', `${pods}/pb-bound`)).json().spec.nodeName).toBe('n3');
   });
 
   it('allows only the updatable spec fields, with kube\'s message', async () => {

@@ -348,7 +348,7 @@ describe('Pod QoS, deletion, selectors, binding and table', () => {
 
   it('prints kubectl get pods cells: ready, status reasons, restarts, wide columns', () => {
     const now = new Date('2024-01-01T01:00:00Z');
-    const base = { ...stored(), metadata: { name: 'web', namespace: 'default', creationTimestamp: '2024-01-01T00:00:00Z' } };
+    const base: KubeObject = { ...stored(), metadata: { name: 'web', namespace: 'default', creationTimestamp: '2024-01-01T00:00:00Z' } };
     const cells = (p: KubeObject) => pods.table.cells(p, now);
     expect(cells(base)).toEqual(['web', '0/1', 'Pending', '0', '60m', '<none>', '<none>', '<none>', '<none>']);
     const running = {
