@@ -115,8 +115,15 @@ export function startKubernetesServiceController(o: KubernetesServiceOptions): K
     await ensureService(port);
     await ensureSlice(port);
   };
-  const loop = passLoop(pass, o.intervalMs ?? 10_000, o.onError);
+  // Passes never overlap (`pass()` of a test waits for the loop's running one).
+  let chain: Promise<void> = Promise.resolve();
+  const serialized = (): Promise<void> => {
+    const run = chain.then(pass);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+  const loop = passLoop(serialized, o.intervalMs ?? 10_000, o.onError);
   loop.kick();
   void o.listening?.then(() => loop.kick());
-  return { pass, stop: () => loop.stop() };
+  return { pass: serialized, stop: () => loop.stop() };
 }

@@ -93,10 +93,17 @@ export function startServiceAllocationRepair(o: RepairOptions): RepairController
     if (freedIPs.length + freedPorts.length > 0) o.onFreed?.({ ips: freedIPs, nodePorts: freedPorts });
   }
 
-  const loop = passLoop(pass, o.intervalMs ?? 60_000, o.onError);
+  // Passes never overlap: one asked for by `pass()` waits for the loop's running one, and the other way round.
+  let chain: Promise<void> = Promise.resolve();
+  const serialized = (): Promise<void> => {
+    const run = chain.then(pass);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+  const loop = passLoop(serialized, o.intervalMs ?? 60_000, o.onError);
   loop.kick();
   return {
-    pass,
+    pass: serialized,
     stop: () => loop.stop(),
   };
 }
