@@ -211,3 +211,60 @@ describeBackends(all, (b) => {
     expect(headless.json().spec.ipFamilies).toEqual(['IPv4']);
   });
 });
+
+describe('dual-stack (memory)', () => {
+  const memory = backends().filter((b) => b.name === 'memory');
+  afterAll(() => stopBackends(memory));
+  if (memory.length === 0) return;
+  let api: TestApi;
+  let single: TestApi;
+  let path: string;
+  beforeAll(async () => {
+    const { parseServiceClusterIPRanges } = await import('../../apiserver/config/service-range-flags.js');
+    api = await memory[0]!.start({ serviceClusterIPRanges: parseServiceClusterIPRanges('10.96.0.0/16,fd00:96::/112') });
+    single = await memory[0]!.start();
+    const ns = await createNamespace(api);
+    path = `/api/v1/namespaces/${ns}/services`;
+  });
+
+  it('families follow the policy; upgrade adds and downgrade releases the secondary address', async () => {
+    const plain = (await api.request('POST', path, { body: svc(uniqueName('ds')) })).json();
+    expect([plain.spec.ipFamilyPolicy, plain.spec.ipFamilies, plain.spec.clusterIPs.length]).toEqual(['SingleStack', ['IPv4'], 1]);
+
+    const v6first = await api.request('POST', path, { body: svc(uniqueName('ds'), { ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv6', 'IPv4'] }) });
+    expect(v6first.status).toBe(201);
+    expect(v6first.json().spec.clusterIPs[0]).toMatch(/^fd00:96::/);
+    expect(v6first.json().spec.clusterIPs[1]).toMatch(/^10\.96\./);
+
+    const name = uniqueName('ds');
+    const created = (await api.request('POST', path, { body: svc(name) })).json();
+    const up = await api.request('PUT', `${path}/${name}`, { body: { ...created, spec: { ...created.spec, ipFamilyPolicy: 'PreferDualStack' } } });
+    expect(up.status).toBe(200);
+    expect(up.json().spec.ipFamilies).toEqual(['IPv4', 'IPv6']);
+    const secondary = up.json().spec.clusterIPs[1];
+    expect(secondary).toMatch(/^fd00:96::/);
+
+    const upgraded = up.json();
+    const down = await api.request('PUT', `${path}/${name}`, { body: { ...upgraded, spec: { ...upgraded.spec, ipFamilyPolicy: 'SingleStack' } } });
+    expect(down.status).toBe(200);
+    expect([down.json().spec.clusterIPs, down.json().spec.ipFamilies]).toEqual([[created.spec.clusterIP], ['IPv4']]);
+    // The secondary address was released: another Service can take it.
+    const taker = await api.request('POST', path, { body: svc(uniqueName('ds'), { ipFamilyPolicy: 'RequireDualStack', clusterIPs: ['10.96.77.77', secondary], clusterIP: '10.96.77.77' }) });
+    expect(taker.status).toBe(201);
+  });
+
+  it('a single-stack cluster refuses RequireDualStack and IPv6', async () => {
+    const ns = await createNamespace(single);
+    const p = `/api/v1/namespaces/${ns}/services`;
+    const res = await single.request('POST', p, { body: svc(uniqueName('ss'), { ipFamilyPolicy: 'RequireDualStack' }) });
+    expect(res.status).toBe(422);
+    expect(res.json().details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services', field: 'spec.ipFamilyPolicy' },
+    ]);
+    const v6 = await single.request('POST', p, { body: svc(uniqueName('ss'), { ipFamilies: ['IPv6'] }) });
+    expect(v6.status).toBe(422);
+    expect(v6.json().details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "IPv6": not configured on this cluster', field: 'spec.ipFamilies[0]' },
+    ]);
+  });
+});
