@@ -179,7 +179,7 @@ describe('without an authentication flag', () => {
     const kc2 = parse(readFileSync(second.kubeconfigPath!, 'utf8'));
     expect(kc2.users[0].user.token).toBe(token);
     expect(kc2.clusters[0].cluster.server).toBe(`https://127.0.0.1:${second.port}`);
-    expect((await httpsRequest(`${second.url}/api/v1/pods`, { ca: second.caPem!, token })).status).toBe(404);
+    expect((await httpsRequest(`${second.url}/api/v1/limitranges`, { ca: second.caPem!, token })).status).toBe(404);
   });
 
   it('logs one line per request with user and status, and never a token', async () => {
@@ -187,8 +187,8 @@ describe('without an authentication flag', () => {
     const dataDir = tempDir();
     const server = await startTestServer({ dataDir }, { logger });
     const token = readFileSync(adminTokenPath(dataDir), 'utf8').trim();
-    await httpsRequest(`${server.url}/api/v1/pods?limit=5&token=query-secret-123`, { ca: server.caPem!, token });
-    await httpsRequest(`${server.url}/api/v1/pods`, { ca: server.caPem!, token: 'wrong-secret-456' });
+    await httpsRequest(`${server.url}/api/v1/limitranges?limit=5&token=query-secret-123`, { ca: server.caPem!, token });
+    await httpsRequest(`${server.url}/api/v1/limitranges`, { ca: server.caPem!, token: 'wrong-secret-456' });
     await server.close();
 
     const all = lines();
@@ -198,8 +198,8 @@ describe('without an authentication flag', () => {
     expect(text).not.toContain('wrong-secret-456');
     const requests = all.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
     expect(requests).toEqual([
-      expect.objectContaining({ level: 'info', method: 'GET', path: '/api/v1/pods', query: 'limit=5&token=[REDACTED]', status: 404, user: 'admin' }),
-      expect.objectContaining({ level: 'info', method: 'GET', path: '/api/v1/pods', status: 401 }),
+      expect.objectContaining({ level: 'info', method: 'GET', path: '/api/v1/limitranges', query: 'limit=5&token=[REDACTED]', status: 404, user: 'admin' }),
+      expect.objectContaining({ level: 'info', method: 'GET', path: '/api/v1/limitranges', status: 401 }),
     ]);
     expect(typeof requests[0].durationMs).toBe('number');
     expect(requests[0].requestId).toMatch(/^[0-9a-f-]{36}$/);
