@@ -58,6 +58,7 @@ for (const domain of ['platform.io', 'k8s.io'] as const) {
       expect([row!.NAME, row!.READY, row!.STATUS, row!.RESTARTS]).toEqual(['web', '0/1', 'Pending', '0']);
       expect(row!.AGE).toMatch(/^\d+s$/);
       expect(ok(await kubectl('get', 'po', 'web', '-n', ns, '-o', 'jsonpath={.spec.serviceAccountName} {.spec.restartPolicy} {.status.qosClass}'))).toBe('default Always BestEffort');
+      expect(ok(await kubectl('get', 'all', '-n', ns, '-o', 'name'))).toBe('pod/web\n');
 
       const described = ok(await kubectl('describe', 'pod', 'web', '-n', ns));
       expect(described).toMatch(/^Name: +web$/m);
