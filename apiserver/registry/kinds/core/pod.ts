@@ -24,6 +24,7 @@ import type { KubeObject } from '../../../api/object.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
 import { isDNS1123Label } from '../../../validation/names.js';
 import type { KindStrategy, StrategyContext } from '../../kind-strategy.js';
+import { jsonClone } from '../../patch/json-value.js';
 import { podBinding } from './pod-binding.js';
 import { podTable } from './pod-table.js';
 import { isObject } from './pod/json-values.js';
@@ -125,9 +126,10 @@ export const pods = Object.freeze({
   },
 
   prepareForStatusUpdate(obj: KubeObject, old: KubeObject): void {
-    obj.spec = old.spec;
+    // Copies: `old` is the registry's, never to be changed through `obj`.
+    obj.spec = jsonClone(old.spec);
     if (old.metadata.ownerReferences === undefined) delete obj.metadata.ownerReferences;
-    else obj.metadata.ownerReferences = old.metadata.ownerReferences;
+    else obj.metadata.ownerReferences = jsonClone(old.metadata.ownerReferences);
     const status = (obj.status = isObject(obj.status) ? obj.status : {});
     if (str(status.qosClass) === '' && str(statusOf(old).qosClass) !== '') status.qosClass = statusOf(old).qosClass;
     reconcilePodIPs(status);
