@@ -241,6 +241,15 @@ describeBackends(all, (b) => {
     expect(forced.status).toBe(200);
     expect((await api.request('GET', `${pods}/graceful`)).status).toBe(404);
 
+    // A period beyond any date ends at the latest RFC 3339 time (never a 5xx); protobuf still encodes the pod.
+    await create('huge');
+    expect((await bind('huge', 'n1')).status).toBe(201);
+    const huge = await api.request('DELETE', `${pods}/huge`, { query: { gracePeriodSeconds: '9223372036854775807' } });
+    expect(huge.status).toBe(200);
+    expect(huge.json().metadata.deletionTimestamp).toBe('9999-12-31T23:59:59Z');
+    expect((await api.request('GET', `${pods}/huge`, { headers: { Accept: 'application/vnd.platform.protobuf' } })).status).toBe(200);
+    expect((await api.request('DELETE', `${pods}/huge`, { query: { gracePeriodSeconds: '0' } })).status).toBe(200);
+
     // Unbound pods go at once.
     await create('unbound');
     const gone = await api.request('DELETE', `${pods}/unbound`);

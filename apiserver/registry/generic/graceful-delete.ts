@@ -17,6 +17,10 @@ import type { KubeObject } from '../../api/object.js';
 import type { KindStrategy } from '../kind-strategy.js';
 import { rfc3339 } from './system-fields.js';
 
+/** The latest deletionTimestamp written: huge grace periods (int64 seconds) end here instead of overflowing. */
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59);
+const timestamp = (ms: number): string => rfc3339(new Date(Number.isFinite(ms) ? Math.min(ms, LATEST) : LATEST));
+
 export type GracefulStep =
   | { readonly type: 'now' }
   | { readonly type: 'pending' }
@@ -34,10 +38,10 @@ export function gracefulStep(strategy: KindStrategy, current: KubeObject, reques
     if (requested === 0) return { type: 'now' };
     const marked = Date.parse(meta.deletionTimestamp);
     const at = Number.isNaN(marked) ? now.getTime() : marked - pendingGrace * 1000 + requested * 1000;
-    return { type: 'mark', deletionTimestamp: rfc3339(new Date(at)), gracePeriodSeconds: requested };
+    return { type: 'mark', deletionTimestamp: timestamp(at), gracePeriodSeconds: requested };
   }
   let period = strategy.gracefulDeletion(current, requested);
   if (period < 0) period = 1;
   if (period === 0) return { type: 'now' };
-  return { type: 'mark', deletionTimestamp: rfc3339(new Date(now.getTime() + period * 1000)), gracePeriodSeconds: period };
+  return { type: 'mark', deletionTimestamp: timestamp(now.getTime() + period * 1000), gracePeriodSeconds: period };
 }

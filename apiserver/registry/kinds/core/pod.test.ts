@@ -327,6 +327,8 @@ describe('Pod QoS, deletion, selectors, binding and table', () => {
     expect(gracefulStep(pods, marked, 60, now)).toEqual({ type: 'pending' });
     expect(gracefulStep(pods, marked, 5, now)).toEqual({ type: 'mark', deletionTimestamp: '2024-01-01T00:00:05Z', gracePeriodSeconds: 5 });
     expect(gracefulStep(pods, marked, 0, now)).toEqual({ type: 'now' });
+    // An int64 period far past year 9999 ends at the latest time RFC 3339 can say, never a 500.
+    expect(gracefulStep(pods, bound, 9_000_000_000_000_000_000, now)).toEqual({ type: 'mark', deletionTimestamp: '9999-12-31T23:59:59Z', gracePeriodSeconds: 9_000_000_000_000_000_000 });
   });
 
   it('answers the field selectors kube offers', () => {
