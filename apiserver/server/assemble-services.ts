@@ -1,7 +1,8 @@
 /**
  * Service allocation for one replica: the cluster IP allocators of `--service-cluster-ip-range` (bitmap
  * records, or IPAddress objects when `networking.<domain>/v1beta1` ipaddresses are served, as Kubernetes
- * 1.32 switches with the MultiCIDRServiceAllocator beta), the node port bitmap of
+ * 1.32 switches with the MultiCIDRServiceAllocator beta; that mode also allocates from the ServiceCIDRs
+ * users add, after the default range), the node port bitmap of
  * `--service-node-port-range`, and the registry WriteHooks that use them for `services`.
  *
  * The IPAddress registry exists only once the resources are served, which needs the hooks first: `bind`
@@ -16,7 +17,7 @@ import type { Naming } from '../naming/naming.js';
 import type { WriteHooks } from '../registry/kind-strategy.js';
 import { BitmapAllocator } from '../registry/kinds/core/service-allocation/bitmap-allocator.js';
 import { bitmapFamily, ipAddressFamily, type FamilyAllocator } from '../registry/kinds/core/service-allocation/family-allocators.js';
-import { staticBandSize, type ServiceIPRange } from '../registry/kinds/core/service-allocation/ip-range.js';
+import { parseServiceRange, staticBandSize, type ServiceIPRange } from '../registry/kinds/core/service-allocation/ip-range.js';
 import { serviceWriteHooks, type ServiceAllocators } from '../registry/kinds/core/service-allocation/service-allocator.js';
 import type { RuntimeConfig } from '../registry/runtime-config.js';
 import type { KubeObject } from '../api/object.js';
@@ -42,9 +43,24 @@ export function assembleServiceAllocation(config: ServerConfig, store: Store, na
     if (r === undefined) throw new Error('the IPAddress resource is not served');
     return r;
   };
+  // The ServiceCIDRs users add (besides the default `kubernetes` one) widen what the IPAddress mode allocates from.
+  const cidrRanges = async (): Promise<ServiceIPRange[]> => {
+    const registry = resources?.lookup(networking, 'v1beta1', 'servicecidrs')?.registry;
+    if (registry === undefined) return [];
+    const out: ServiceIPRange[] = [];
+    for (const cidr of (await registry.list('')).items) {
+      if (cidr.metadata.deletionTimestamp !== undefined) continue;
+      const list = (cidr.spec as { cidrs?: unknown } | undefined)?.cidrs;
+      for (const text of Array.isArray(list) ? list : []) {
+        const r = typeof text === 'string' ? parseServiceRange(text) : undefined;
+        if (r !== undefined) out.push(r);
+      }
+    }
+    return out;
+  };
   const families: FamilyAllocator[] = ranges.map((range, i) =>
     mode === 'ipaddress'
-      ? ipAddressFamily(ipAddresses, names, range)
+      ? ipAddressFamily(ipAddresses, names, range, cidrRanges)
       : bitmapFamily(store, `${config.storagePrefix}/ranges/${i === 0 ? 'serviceips' : 'secondaryserviceips'}`, range),
   );
   const nodePorts = new BitmapAllocator({

@@ -268,3 +268,47 @@ describe('dual-stack (memory)', () => {
     ]);
   });
 });
+
+describe('IPAddress mode with more ServiceCIDRs (memory)', () => {
+  const memory = backends().filter((b) => b.name === 'memory');
+  afterAll(() => stopBackends(memory));
+  if (memory.length === 0) return;
+
+  it('a full default range is a 500; a ServiceCIDR users add is allocated from, and a chosen address in it is taken', async () => {
+    const { parseServiceClusterIPRanges } = await import('../../apiserver/config/service-range-flags.js');
+    const api = await memory[0]!.start({ serviceClusterIPRanges: parseServiceClusterIPRanges('10.96.0.0/29'), runtimeConfig: 'networking.platform.io/v1beta1=true' });
+    const ns = await createNamespace(api);
+    const path = `/api/v1/namespaces/${ns}/services`;
+    const deadline = Date.now() + 10_000;
+    // The leader's kubernetes Service holds 10.96.0.1; five addresses are left.
+    while ((await api.request('GET', '/api/v1/namespaces/default/services/kubernetes')).status !== 200) {
+      if (Date.now() > deadline) throw new Error('the kubernetes Service was never created');
+    }
+    const ips: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await api.request('POST', path, { body: svc(uniqueName('fill')) });
+      expect(res.status).toBe(201);
+      ips.push(res.json().spec.clusterIP);
+    }
+    expect(ips.sort()).toEqual(['10.96.0.2', '10.96.0.3', '10.96.0.4', '10.96.0.5', '10.96.0.6']);
+    const full = await api.request('POST', path, { body: svc(uniqueName('full')) });
+    expect(full.status).toBe(500);
+    expect(full.json().message).toBe('Internal error occurred: failed to allocate a serviceIP: range is full');
+    const outside = await api.request('POST', path, { body: svc(uniqueName('out'), { clusterIP: '10.200.0.5' }) });
+    expect(outside.status).toBe(422);
+
+    const cidr = await api.request('POST', '/apis/networking.platform.io/v1beta1/servicecidrs', {
+      body: { apiVersion: 'networking.platform.io/v1beta1', kind: 'ServiceCIDR', metadata: { name: 'extra' }, spec: { cidrs: ['10.200.0.0/28'] } },
+    });
+    expect(cidr.status).toBe(201);
+    const spilled = await api.request('POST', path, { body: svc(uniqueName('spill')) });
+    expect(spilled.status).toBe(201);
+    expect(spilled.json().spec.clusterIP).toMatch(/^10\.200\.0\.(\d+)$/);
+    const pick = spilled.json().spec.clusterIP === '10.200.0.5' ? '10.200.0.6' : '10.200.0.5';
+    const chosen = await api.request('POST', path, { body: svc(uniqueName('chosen'), { clusterIP: pick }) });
+    expect(chosen.status).toBe(201);
+    expect(chosen.json().spec.clusterIPs).toEqual([pick]);
+    const address = await api.request('GET', `/apis/networking.platform.io/v1beta1/ipaddresses/${spilled.json().spec.clusterIP}`);
+    expect(address.json().spec.parentRef).toEqual({ resource: 'services', namespace: ns, name: spilled.json().metadata.name });
+  });
+});

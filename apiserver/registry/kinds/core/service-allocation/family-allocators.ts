@@ -5,8 +5,10 @@
  *   `<prefix>/ranges/secondaryserviceips` for the secondary), see bitmap-allocator.ts;
  * - `ipAddressFamily` (`networking.<domain>/v1beta1` served): one IPAddress object per address, named by the
  *   address and pointing at its Service, created through the IPAddress registry, which refuses a second
- *   create of the same name: the store decides. A free address is found by random picks from the upper band
- *   first; after a run of taken picks, by listing what is taken.
+ *   create of the same name: the store decides. The ranges are the flag's (the default ServiceCIDR) and
+ *   those of the other ServiceCIDRs of the family that are not being deleted, in that order. A free address
+ *   is found by random picks from a range's upper band first; after a run of taken picks, by listing what is
+ *   taken; then the next range.
  *
  * `allocate` / `allocateNext` with `dryRun` only look: they reserve nothing.
  */
@@ -21,7 +23,10 @@ import { indexOf, ipAt, staticBandSize, type ServiceIPRange } from './ip-range.j
 import type { Store } from '../../../../../storage/interface.js';
 
 export interface FamilyAllocator {
+  /** The primary range of the family (`--service-cluster-ip-range`'s). */
   readonly range: ServiceIPRange;
+  /** Whether `ip` lies in a range this family allocates from. */
+  contains(ip: string): Promise<boolean>;
   /** Takes `ip` (inside the range) for `owner`: false when it is taken. */
   allocate(ip: string, owner: ServiceRef, dryRun: boolean): Promise<boolean>;
   /** Takes a free address: undefined when the range is full. */
@@ -37,6 +42,7 @@ export function bitmapFamily(store: Store, key: string, range: ServiceIPRange): 
   return {
     range,
     bitmap,
+    contains: async (ip) => indexOf(range, ip) !== undefined,
     async allocate(ip, _owner, dryRun) {
       const i = indexOf(range, ip)!;
       return (dryRun ? await bitmap.peek(i) : await bitmap.allocate(i)).ok;
@@ -64,8 +70,10 @@ const parentOf = (obj: KubeObject): ServiceRef | undefined => {
   return ref?.resource === 'services' ? { namespace: ref.namespace ?? '', name: ref.name ?? '' } : undefined;
 };
 
-export function ipAddressFamily(registry: () => GenericRegistry, naming: Naming, range: ServiceIPRange): FamilyAllocator {
-  const offset = staticBandSize(range.size, 16, 256);
+/** The ranges of the ServiceCIDRs there are now (the allocator filters them by family). */
+export type ExtraRanges = () => Promise<readonly ServiceIPRange[]>;
+
+export function ipAddressFamily(registry: () => GenericRegistry, naming: Naming, range: ServiceIPRange, extra: ExtraRanges = async () => []): FamilyAllocator {
   const labels = {
     [`ipaddress.${legacyDomain(naming)}/ip-family`]: range.family,
     [`ipaddress.${legacyDomain(naming)}/managed-by`]: `ipallocator.${naming.domain}`,
@@ -94,34 +102,50 @@ export function ipAddressFamily(registry: () => GenericRegistry, naming: Naming,
       throw err;
     }
   };
-  const randomIndex = (): number => (range.size - offset > 0 ? offset + randomInt(range.size - offset) : randomInt(range.size));
+  /** The flag's range first, then the other ServiceCIDRs' of this family (each CIDR once). */
+  const ranges = async (): Promise<ServiceIPRange[]> => {
+    const out = [range];
+    for (const r of await extra()) if (r.family === range.family && !out.some((x) => x.cidr === r.cidr)) out.push(r);
+    return out;
+  };
   const inUse = async (): Promise<Map<string, ServiceRef | undefined>> => {
     const list = await registry().list('');
+    const all = await ranges();
     const out = new Map<string, ServiceRef | undefined>();
     for (const item of list.items) {
       const name = item.metadata.name ?? '';
-      if (indexOf(range, name) !== undefined) out.set(name, parentOf(item));
+      if (all.some((r) => indexOf(r, name) !== undefined)) out.set(name, parentOf(item));
     }
     return out;
   };
+  const nextIn = async (r: ServiceIPRange, owner: ServiceRef, dryRun: boolean, taken: () => Promise<Map<string, unknown>>): Promise<string | undefined> => {
+    const offset = staticBandSize(r.size, 16, 256);
+    const randomIndex = (): number => (r.size - offset > 0 ? offset + randomInt(r.size - offset) : randomInt(r.size));
+    for (let k = 0; k < RANDOM_PICKS; k++) {
+      const ip = ipAt(r, randomIndex());
+      if (await take(ip, owner, dryRun)) return ip;
+    }
+    // Crowded: pick among what the list says is free (upper band first), still racing on create.
+    for (;;) {
+      const used = await taken();
+      const free: number[] = [];
+      for (let i = offset; i < r.size; i++) if (!used.has(ipAt(r, i))) free.push(i);
+      for (let i = 0; i < offset && free.length === 0; i++) if (!used.has(ipAt(r, i))) free.push(i);
+      if (free.length === 0) return undefined;
+      const ip = ipAt(r, free[randomInt(free.length)]!);
+      if (await take(ip, owner, dryRun)) return ip;
+    }
+  };
   return {
     range,
+    contains: async (ip) => (await ranges()).some((r) => indexOf(r, ip) !== undefined),
     allocate: take,
     async allocateNext(owner, dryRun) {
-      for (let k = 0; k < RANDOM_PICKS; k++) {
-        const ip = ipAt(range, randomIndex());
-        if (await take(ip, owner, dryRun)) return ip;
+      for (const r of await ranges()) {
+        const ip = await nextIn(r, owner, dryRun, inUse);
+        if (ip !== undefined) return ip;
       }
-      // Crowded: pick among what the list says is free (upper band first), still racing on create.
-      for (;;) {
-        const taken = await inUse();
-        const free: number[] = [];
-        for (let i = offset; i < range.size; i++) if (!taken.has(ipAt(range, i))) free.push(i);
-        for (let i = 0; i < offset && free.length === 0; i++) if (!taken.has(ipAt(range, i))) free.push(i);
-        if (free.length === 0) return undefined;
-        const ip = ipAt(range, free[randomInt(free.length)]!);
-        if (await take(ip, owner, dryRun)) return ip;
-      }
+      return undefined;
     },
     async release(ip, owner) {
       try {

@@ -26,7 +26,7 @@ import { validateClusterIPFields } from '../service-validation.js';
 import type { BitmapAllocator } from './bitmap-allocator.js';
 import type { FamilyAllocator } from './family-allocators.js';
 import { initIPFamilies } from './ip-families.js';
-import { canonicalIP, indexOf, ipToBig, type IPFamily } from './ip-range.js';
+import { canonicalIP, ipToBig, type IPFamily } from './ip-range.js';
 
 type Rec = Record<string, unknown>;
 
@@ -85,7 +85,7 @@ export function serviceWriteHooks(a: ServiceAllocators): WriteHooks {
       }
       if (given !== '') {
         const ip = canonicalIP(given) ?? given;
-        if (indexOf(fam.range, ip) === undefined) {
+        if (!(await fam.contains(ip))) {
           const fam2 = ipToBig(ip)?.family;
           // The family check belongs to validation (run again below); here only the range.
           if (fam2 === fam.range.family) {
