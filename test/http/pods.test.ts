@@ -82,6 +82,11 @@ describeBackends(all, (b) => {
     expect(p.spec.containers[0]).toEqual(expect.objectContaining({ imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }));
     expect(p.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
 
+    const typed = await api.request('POST', pods, { body: { ...podBody('typed'), spec: 'a pod' } });
+    expect(typed.status).toBe(400);
+    const typedPatch = await api.request('PATCH', `${pods}/defaults`, { body: { spec: { containers: 'none' } } });
+    expect(typedPatch.status).toBeGreaterThanOrEqual(400);
+    expect(typedPatch.status).toBeLessThan(500);
     const bad = await api.request('POST', pods, { body: podBody('bad', { restartPolicy: 'Sometimes', ephemeralContainers: [{ name: 'd', image: 'busybox' }] }) });
     expect(bad.status).toBe(422);
     expect(bad.json().details.causes).toEqual([

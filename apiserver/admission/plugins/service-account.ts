@@ -138,7 +138,10 @@ export function serviceAccountAdmission(resources: ServedResources, naming: Nami
       if (!applies(a)) return;
       const pod = a.object!;
       if (pod.metadata.annotations?.[mirrorKey] !== undefined) return;
-      const spec = (pod.spec ??= {}) as Rec;
+      pod.spec ??= {};
+      // A spec of another type is the schema's to refuse (400/422), after admission.
+      if (typeof pod.spec !== 'object' || pod.spec === null || Array.isArray(pod.spec)) return;
+      const spec = pod.spec as Rec;
       const name = podServiceAccount(pod) || 'default';
       spec.serviceAccountName = name;
       const account = await lookup(a, name);
