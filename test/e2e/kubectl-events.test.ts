@@ -16,7 +16,7 @@
  * (also with `--field-selector`) and `kubectl events` (also `--for`) work, and the namespace controller's
  * own event about a stuck deletion is listed for the namespace.
  *
- * Not here: `kubectl describe node` also lists the node's pods, and this server serves no pods yet (404).
+ * Not here: `kubectl describe node` also lists the node's pods (kubectl-pods.test.ts).
  *
  * Objects and events are created with `kubectl create -f` (JSON bodies); each event names its object's uid,
  * as recorders do and describe's selector requires.
