@@ -86,6 +86,7 @@ export function startInServerControllers(
           allocators: serviceAllocation.allocators,
           onError: (err) => logger.warn({ err }, 'service allocation repair'),
           onFreed: (freed) => logger.info(freed, 'service allocation repair: freed values no Service holds'),
+          onRepaired: (values) => logger.warn({ values }, 'service allocation repair: recorded again values Services hold'),
         }));
       }
 

@@ -59,3 +59,21 @@ it('frees leaked values after the grace period, never held ones', async () => {
   expect((await nodePorts.allocated()).map((i) => 30000 + i)).toEqual([held.spec.ports[0]!.nodePort]);
   expect(freed).toEqual([{ ips: ['10.0.0.200'], nodePorts: [30050] }]);
 });
+
+it('records again what a stored Service holds but the allocator lost', async () => {
+  const range = parseServiceRange('10.0.0.0/24')!;
+  const family = bitmapFamily(store, '/registry/ranges/serviceips', range);
+  const nodePorts = new BitmapAllocator({ store, key: '/registry/ranges/servicenodeports', range: '30000-30099', size: 100, offset: 16 });
+  const allocators: ServiceAllocators = { families: [family], nodePorts, nodePortRange: { base: 30000, size: 100 } };
+  const registry = createGenericRegistry({ store, strategy: services, naming: naming('platform.io'), writeHooks: serviceWriteHooks(allocators) });
+  await registry.create('default', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'kept' }, spec: { type: 'NodePort', clusterIP: '10.0.0.9', ports: [{ port: 80, nodePort: 30009 }] } });
+  // An operator removed the records.
+  await store.delete('/registry/ranges/serviceips');
+  await store.delete('/registry/ranges/servicenodeports');
+  const repairedValues: string[][] = [];
+  repair = startServiceAllocationRepair({ services: registry, allocators, intervalMs: 3_600_000, onRepaired: (v) => repairedValues.push(v) });
+  await repair.pass();
+  expect([...(await family.inUse()).keys()]).toEqual(['10.0.0.9']);
+  expect(await nodePorts.allocated()).toEqual([9]);
+  expect(repairedValues.flat()).toEqual(['10.0.0.9', '30009']);
+});

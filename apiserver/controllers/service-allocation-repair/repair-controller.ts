@@ -9,6 +9,9 @@
  * pass at least `graceMs` after it was first seen, so a create that has reserved but not yet stored its
  * Service (in flight on any replica) is never robbed. An IPAddress object whose parent is another live
  * Service than the one holding the address, or whose parent is gone, counts the same way.
+ *
+ * The other way round, an address or node port a stored Service holds but the allocator does not record
+ * (a restored store, a removed record or IPAddress object) is recorded again at once.
  */
 import type { KubeObject } from '../../api/object.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
@@ -25,6 +28,8 @@ export interface RepairOptions {
   readonly graceMs?: number;
   readonly now?: () => number;
   readonly onError?: (err: unknown) => void;
+  /** Called with the values Services hold that a pass recorded again (addresses, node ports as text). */
+  readonly onRepaired?: (values: string[]) => void;
   /** Called with what a pass freed (logs, tests). */
   readonly onFreed?: (freed: { ips: string[]; nodePorts: number[] }) => void;
 }
@@ -58,8 +63,17 @@ export function startServiceAllocationRepair(o: RepairOptions): RepairController
     const t = now();
     const freedIPs: string[] = [];
     const candidates = new Set<string>();
+    const repaired: string[] = [];
     for (const fam of o.allocators.families) {
-      for (const [ip, parent] of await fam.inUse()) {
+      const taken = await fam.inUse();
+      // A Service holding an address its allocator does not record (a restored store, a removed record or
+      // object): recorded again, as Kubernetes' repair does.
+      for (const [ip, holder] of heldIPs) {
+        if (taken.has(ip) || !(await fam.contains(ip))) continue;
+        const [namespace = '', name = ''] = holder.split('/');
+        if (await fam.allocate(ip, { namespace, name }, false)) repaired.push(ip);
+      }
+      for (const [ip, parent] of taken) {
         const holder = heldIPs.get(ip);
         if (holder !== undefined && (parent === undefined || ownerKey(parent.namespace, parent.name) === holder)) continue;
         candidates.add(ip);
@@ -77,7 +91,14 @@ export function startServiceAllocationRepair(o: RepairOptions): RepairController
     const { base } = o.allocators.nodePortRange;
     const freedPorts: number[] = [];
     const portCandidates = new Set<number>();
-    for (const i of await o.allocators.nodePorts.allocated()) {
+    const allocatedPorts = await o.allocators.nodePorts.allocated();
+    const recorded = new Set(allocatedPorts.map((i) => base + i));
+    for (const port of heldPorts) {
+      const i = port - base;
+      if (recorded.has(port) || i < 0 || i >= o.allocators.nodePortRange.size) continue;
+      if ((await o.allocators.nodePorts.allocate(i)).ok) repaired.push(String(port));
+    }
+    for (const i of allocatedPorts) {
       const port = base + i;
       if (heldPorts.has(port)) continue;
       portCandidates.add(port);
@@ -91,6 +112,7 @@ export function startServiceAllocationRepair(o: RepairOptions): RepairController
     }
     for (const p of [...portSeen.keys()]) if (!portCandidates.has(p)) portSeen.delete(p);
     if (freedIPs.length + freedPorts.length > 0) o.onFreed?.({ ips: freedIPs, nodePorts: freedPorts });
+    if (repaired.length > 0) o.onRepaired?.(repaired);
   }
 
   // Passes never overlap: one asked for by `pass()` waits for the loop's running one, and the other way round.
