@@ -53,7 +53,7 @@ function update(obj: KubeObject, old: KubeObject): Cause[] {
   const ctx = testContext('platform.io', 'default', '', 'update');
   applyDefaults(o, pods.schema);
   pods.prepareForUpdate(o);
-  return causes([...validateValue(o, pods.schema, undefined, { style: 'builtin' }), ...pods.validate(o, ctx), ...pods.validateUpdate(o, old)]);
+  return causes([...validateValue(o, pods.schema, undefined, { style: 'builtin' }), ...pods.validate(o, ctx), ...pods.validateUpdate(o, old, ctx)]);
 }
 
 /** A `/status` write of `status` (and optionally a changed spec) over `old`. */
@@ -61,7 +61,8 @@ function updateStatus(old: KubeObject, status: Record<string, unknown>, spec?: R
   const o: KubeObject = { ...jsonClone(old), status, ...(spec === undefined ? {} : { spec }) };
   pods.prepareForStatusUpdate(o, old);
   applyDefaults(o, pods.schema);
-  return { causes: causes([...validateValue(o, pods.schema, undefined, { style: 'builtin' }), ...pods.validateStatusUpdate(o, old)]), obj: o };
+  const ctx = testContext('platform.io', 'default', 'status', 'update');
+  return { causes: causes([...validateValue(o, pods.schema, undefined, { style: 'builtin' }), ...pods.validateStatusUpdate(o, old, ctx)]), obj: o };
 }
 
 const required = (field: string, detail = ''): Cause => ({ reason: 'FieldValueRequired', field, message: detail === '' ? 'Required value' : `Required value: ${detail}` });
@@ -149,6 +150,7 @@ describe('Pod update validation', () => {
   }));
   const gated = stored(pod({ schedulingGates: [{ name: 'a' }, { name: 'b' }], nodeSelector: { disk: 'ssd' } }));
   const negativeGrace = stored(pod({ terminationGracePeriodSeconds: -1 }));
+  const mirror = stored(pod({ serviceAccountName: '' }, { annotations: { 'platform.io/config.mirror': 'x' } }));
   const withSpec = (p: KubeObject, change: (spec: Record<string, any>) => void): KubeObject => {
     const o = jsonClone(p);
     change(o.spec as Record<string, any>);
@@ -207,6 +209,12 @@ describe('Pod update validation', () => {
     ['an added nodeSelector on a pod that is not gated', withSpec(base, (s) => { s.nodeSelector = { disk: 'ssd' }; }), base, [specForbidden('spec.nodeSelector')]],
     ['terminationGracePeriodSeconds changed otherwise', withSpec(base, (s) => { s.terminationGracePeriodSeconds = 5; }), base, [
       specForbidden('spec.terminationGracePeriodSeconds'),
+    ]],
+    ['the mirror pod annotation added', { ...base, metadata: { ...base.metadata, annotations: { 'platform.io/config.mirror': 'x' } } }, base, [
+      forbidden('metadata.annotations[platform.io/config.mirror]', 'may not add mirror pod annotation'),
+    ]],
+    ['the mirror pod annotation changed', { ...mirror, metadata: { ...mirror.metadata, annotations: { 'platform.io/config.mirror': 'y' } } }, mirror, [
+      forbidden('metadata.annotations[platform.io/config.mirror]', 'may not remove or update mirror pod annotation'),
     ]],
     ['ephemeral containers through the main resource', withSpec(base, (s) => { s.ephemeralContainers = [{ name: 'debug', image: 'busybox' }]; }), base, [
       specForbidden('spec.ephemeralContainers'),
@@ -293,9 +301,21 @@ describe('Pod status validation', () => {
     expect(updateStatus(bound, { phase: 'Running', podIPs: [{ ip: '10.0.0.1' }] }).obj.status).toEqual(expect.objectContaining({ podIP: '10.0.0.1' }));
   });
 
+  it('keeps the mirror pod annotation through /status too', () => {
+    const mirrored = { ...jsonClone(bound), metadata: { ...bound.metadata, annotations: { 'platform.io/config.mirror': 'x' } } };
+    const ctx = testContext('platform.io', 'default', 'status', 'update');
+    const o = jsonClone(bound);
+    pods.prepareForStatusUpdate(o, mirrored);
+    expect(causes(pods.validateStatusUpdate(o, mirrored, ctx))).toEqual([
+      forbidden('metadata.annotations[platform.io/config.mirror]', 'may not remove or update mirror pod annotation'),
+    ]);
+  });
+
   it('forbids a nodeName change when the status strategy is bypassed', () => {
     const moved = { ...jsonClone(bound), spec: { ...(bound.spec as object), nodeName: 'node-2' } };
-    expect(causes(pods.validateStatusUpdate(moved, bound))).toEqual([forbidden('status.nodeName', 'may not be changed directly')]);
+    expect(causes(pods.validateStatusUpdate(moved, bound, testContext('platform.io', 'default', 'status', 'update')))).toEqual([
+      forbidden('status.nodeName', 'may not be changed directly'),
+    ]);
   });
 });
 

@@ -33,7 +33,8 @@ import { defaultPodObjectSpec, reconcilePodIPs } from './pod/pod-object-defaults
 import { computeQosClass } from './pod/pod-qos.js';
 import { podSpecSchema } from './pod/pod-spec-schema.js';
 import { podStatusSchema } from './pod/pod-status-schema.js';
-import { validatePodCreate, validatePodStatusUpdate, validatePodUpdate } from './pod/validate-pod.js';
+import { validateMirrorAnnotationUpdate, validatePodCreate, validatePodStatusUpdate, validatePodUpdate } from './pod/validate-pod.js';
+import { legacyKey } from '../shared/legacy-domain.js';
 
 const schema = kindSchema(
   'Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts.',
@@ -113,8 +114,8 @@ export const pods = Object.freeze({
     return ctx.operation === 'create' ? validatePodCreate(obj) : [];
   },
 
-  validateUpdate(obj: KubeObject, old: KubeObject) {
-    return validatePodUpdate(obj, old);
+  validateUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext) {
+    return [...validateMirrorAnnotationUpdate(obj, old, legacyKey(ctx.naming, 'config.mirror')), ...validatePodUpdate(obj, old)];
   },
 
   warnings(obj: KubeObject, old: KubeObject | undefined): string[] {
@@ -135,8 +136,8 @@ export const pods = Object.freeze({
     reconcilePodIPs(status);
   },
 
-  validateStatusUpdate(obj: KubeObject, old: KubeObject) {
-    return validatePodStatusUpdate(obj, old);
+  validateStatusUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext) {
+    return [...validateMirrorAnnotationUpdate(obj, old, legacyKey(ctx.naming, 'config.mirror')), ...validatePodStatusUpdate(obj, old)];
   },
 
   gracefulDeletion(obj: KubeObject, requested: number | undefined): number {

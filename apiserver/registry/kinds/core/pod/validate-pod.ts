@@ -17,6 +17,8 @@
  *   restart stay terminated; resource claim statuses name claims of the spec; pod and host IPs are valid,
  *   at most one per family, unique, and `hostIPs[0]` equals `hostIP`.
  *
+ * Both updates keep the mirror pod annotation as it is (validateMirrorAnnotationUpdate).
+ *
  * Kubernetes 1.32 checks neither `status.phase` values nor condition `status` values on pods; neither
  * does this server.
  */
@@ -254,6 +256,20 @@ function validateIPList(list: readonly unknown[], path: FieldPath, checkRepeats:
     });
   }
   return errs;
+}
+
+/**
+ * The mirror pod annotation (`<legacy domain>/config.mirror`, which the node agent sets on the API copy
+ * of a static pod) can be neither added, changed nor removed (ValidatePodSpecificAnnotationUpdates).
+ */
+export function validateMirrorAnnotationUpdate(pod: JsonObject, oldPod: JsonObject, mirrorKey: string): FieldError[] {
+  const annotations = (p: JsonObject): JsonObject => objectAt(objectAt(p, 'metadata') ?? {}, 'annotations') ?? {};
+  const next = annotations(pod);
+  const prev = annotations(oldPod);
+  const at = FieldPath.root('metadata').child('annotations').key(mirrorKey);
+  if (prev[mirrorKey] !== undefined && next[mirrorKey] !== prev[mirrorKey]) return [forbidden(at, 'may not remove or update mirror pod annotation')];
+  if (prev[mirrorKey] === undefined && next[mirrorKey] !== undefined) return [forbidden(at, 'may not add mirror pod annotation')];
+  return [];
 }
 
 export function validatePodStatusUpdate(pod: JsonObject, oldPod: JsonObject): FieldError[] {
