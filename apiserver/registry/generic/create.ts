@@ -1,7 +1,8 @@
 /**
  * create, in the KindStrategy order: reset system fields -> namespace match -> name generation ->
  * defaults -> prepareForCreate -> validate (schema, ObjectMeta, kind) -> warnings -> managedFields ->
- * canonicalize -> Store.create. `generateName` collisions are retried with a new suffix (8 attempts in all,
+ * canonicalize -> the server's WriteHooks.beginWrite (Service allocation) -> validating admission ->
+ * Store.create -> finish(stored or not). `generateName` collisions are retried with a new suffix (8 attempts in all,
  * as kube). Dry run runs everything but the write (an existing name is still 409) and returns the object
  * without a resourceVersion, as kube does. A converting kind answers what it stored, read back in the request's
  * version (custom resources: converted twice when the request's version is not the storage version).

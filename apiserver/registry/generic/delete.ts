@@ -7,7 +7,8 @@
  *   its finalizers; a second delete of it changes nothing. The answer is the object, 200 (202 only when
  *   the deprecated `orphanDependents` is false, as kube);
  * - otherwise the key is deleted with a compare on the modRevision read (a concurrent write makes the loop
- *   read again); the answer is the deleted object for `deleteReturnsObject` kinds, else a Success Status
+ *   read again), then the server's `WriteHooks.afterDelete` releases what it reserved for the object (a
+ *   Service's addresses and ports); the answer is the deleted object for `deleteReturnsObject` kinds, else a Success Status
  *   `{details: {name, group, kind: <resource>, uid}}`, 200.
  * - a kind with `gracefulDeletion` (Pods) is kept marked while its grace period runs (graceful-delete.ts):
  *   `deletionTimestamp` = end of the period, `deletionGracePeriodSeconds` = the period; the answer is the

@@ -8,7 +8,9 @@
  * `next` decides what to do with the current state (undefined when the key does not exist): write a new
  * state, create it (create-on-update), delete the key (an update that emptied the finalizers of an object
  * being deleted), or nothing (the result equals the current object: no write, the current object and its
- * resourceVersion are returned, as kube skips unchanged writes). Dry runs stop before the store.
+ * resourceVersion are returned, as kube skips unchanged writes). Dry runs stop before the store. An
+ * outcome's `finish` (the server's WriteHooks reservations of that attempt) is called once per attempt with
+ * whether it was stored; a delete outcome runs `WriteHooks.afterDelete` once the key is gone.
  *
  * The current object is read in the served version and a written one answered as stored and read back
  * (`StoredShape.written`): for a custom resource served in a version other than its storage version, an
