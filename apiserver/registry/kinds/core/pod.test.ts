@@ -357,6 +357,7 @@ describe('Pod QoS, deletion, selectors, binding and table', () => {
     expect(fields).toEqual({
       'spec.nodeName': 'n1', 'spec.restartPolicy': 'Always', 'spec.schedulerName': 'default-scheduler', 'spec.serviceAccountName': 'default',
       'spec.hostNetwork': 'true', 'status.phase': 'Running', 'status.podIP': '10.0.0.5', 'status.nominatedNodeName': 'n2',
+      'spec.host': 'n1', 'status.podIPs': '',
     });
   });
 

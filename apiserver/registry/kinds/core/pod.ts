@@ -98,6 +98,10 @@ export const pods = Object.freeze({
     'status.phase': (o: KubeObject) => str(statusOf(o).phase),
     'status.podIP': podIP,
     'status.nominatedNodeName': (o: KubeObject) => str(statusOf(o).nominatedNodeName),
+    // kube's v1 field label conversion also accepts these two: `spec.host` (old clients) means nodeName;
+    // `status.podIPs` is accepted but has no value in the selectable set, so it reads as ''.
+    'spec.host': (o: KubeObject) => str(specOf(o).nodeName),
+    'status.podIPs': () => '',
   }),
 
   prepareForCreate(obj: KubeObject): void {
