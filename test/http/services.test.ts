@@ -4,7 +4,8 @@
  * - cluster IPs from `--service-cluster-ip-range` (10.96.0.0/16 here) and node ports from
  *   `--service-node-port-range` (30000-32767), never the same twice, the `kubernetes` Service's first
  *   address excluded from dynamic picks (lower band);
- * - user-chosen values reserved, and 422 with Kubernetes' messages when taken or out of range;
+ * - user-chosen values reserved, and 422 with Kubernetes' messages when taken or out of range; on create,
+ *   ports of one number and two protocols share one node port;
  * - a dry run fills in values it does not reserve (a real create can take them; they differ from the
  *   real request's);
  * - release on delete (the same value can be chosen again), on a failed create, and on type changes
@@ -73,6 +74,9 @@ describeBackends(all, (b) => {
     expect(res.status).toBe(201);
     const s = res.json();
     const [p1, p2] = s.spec.ports.map((p: Json) => p.nodePort);
+    // One port number for two protocols shares one node port on create, as Kubernetes allocates it.
+    const dns = (await create(svc(uniqueName('dns'), { type: 'NodePort', ports: [{ name: 'tcp', port: 53 }, { name: 'udp', port: 53, protocol: 'UDP' }] }))).json();
+    expect(dns.spec.ports[0].nodePort).toBe(dns.spec.ports[1].nodePort);
     for (const p of [p1, p2]) expect(p >= 30000 && p <= 32767).toBe(true);
     expect(p1).not.toBe(p2);
     expect(s.spec.externalTrafficPolicy).toBe('Cluster');
@@ -101,7 +105,7 @@ describeBackends(all, (b) => {
     const ipTaken = await create(svc(uniqueName('pick'), { clusterIP: '10.96.3.3' }));
     expect(ipTaken.status).toBe(422);
     expect(ipTaken.json().details.causes).toEqual([
-      { reason: 'FieldValueInvalid', message: 'Invalid value: "10.96.3.3": provided IP is already allocated', field: 'spec.clusterIPs[0]' },
+      { reason: 'FieldValueInvalid', message: 'Invalid value: []string{"10.96.3.3"}: failed to allocate IP 10.96.3.3: provided IP is already allocated', field: 'spec.clusterIPs' },
     ]);
     const portTaken = await create(svc(uniqueName('pick'), { type: 'NodePort', ports: [{ port: 80, nodePort: 30333 }] }));
     expect(portTaken.status).toBe(422);
@@ -113,8 +117,8 @@ describeBackends(all, (b) => {
     expect(outOfRange.json().details.causes).toEqual([
       {
         reason: 'FieldValueInvalid',
-        message: 'Invalid value: "10.200.0.1": failed to allocate IP 10.200.0.1: the provided IP (10.200.0.1) is not in the valid range. The range of valid IPs is 10.96.0.0/16',
-        field: 'spec.clusterIPs[0]',
+        message: 'Invalid value: []string{"10.200.0.1"}: failed to allocate IP 10.200.0.1: the provided IP (10.200.0.1) is not in the valid range. The range of valid IPs is 10.96.0.0/16',
+        field: 'spec.clusterIPs',
       },
     ]);
     // The address of a refused create is free again (nothing leaked): a create that names it succeeds... and

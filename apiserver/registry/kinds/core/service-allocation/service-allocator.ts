@@ -6,12 +6,15 @@
  * beginWrite(svc, old):
  * 1. unless ExternalName: ipFamilyPolicy and ipFamilies from the cluster's ranges (ip-families.ts);
  * 2. when the Service needs cluster IPs: one per family; an address the client gave is taken if it is in
- *    the family's range and free (422 `spec.clusterIPs[i]: Invalid value: "...": provided IP is already
- *    allocated`, or the not-in-range message), else a free one is picked; an update keeps the old ones;
+ *    the family's range and free (else 422 as Kubernetes words it: `spec.clusterIPs: Invalid value:
+ *    []string{"10.0.0.5"}: failed to allocate IP 10.0.0.5: provided IP is already allocated`, or the
+ *    not-in-range message), else a free one is picked; an update keeps the old ones;
  * 3. when it needs node ports (NodePort, LoadBalancer unless allocateLoadBalancerNodePorts is false): each
- *    port's nodePort as in 2 (`provided port is already allocated`, `provided port is not in the valid
- *    range. The range of valid ports is 30000-32767`), a port given twice for two protocols taken once;
- *    likewise the healthCheckNodePort of a LoadBalancer with externalTrafficPolicy Local;
+ *    port's nodePort as in 2 (`spec.ports[i].nodePort: Invalid value: 30080: provided port is already
+ *    allocated`, `provided port is not in the valid range. The range of valid ports is 30000-32767`), a
+ *    port given twice for two protocols taken once, and on create ports of one number (53/TCP, 53/UDP)
+ *    sharing one node port; likewise the healthCheckNodePort of a LoadBalancer with externalTrafficPolicy
+ *    Local (a 422 where Kubernetes answers 500, since the value is the client's);
  * 4. the cluster IP fields are validated again with what was filled in.
  * A full range is a 500 `failed to allocate a serviceIP: range is full` (`a nodePort`), as Kubernetes.
  * A dry run fills in values it picked without reserving them (they differ from a real request's).
@@ -73,8 +76,15 @@ export function serviceWriteHooks(a: ServiceAllocators): WriteHooks {
     const oldIPs = old !== undefined && needsClusterIP(old) ? clusterIPsOf(old) : [];
     const families = (s.ipFamilies as IPFamily[] | undefined) ?? [];
     const wanted = clusterIPsOf(s);
+    // Kubernetes reports a chosen address it cannot take on `spec.clusterIPs` with the whole list, and stops there.
+    const refuse = (ip: string, why: string): never => {
+      throw invalid(SERVICE_GK, name, toCauses([{
+        type: 'FieldValueInvalid',
+        field: 'spec.clusterIPs',
+        detail: `[]string{${wanted.map((x) => JSON.stringify(x)).join(', ')}}: failed to allocate IP ${ip}: ${why}`,
+      }]));
+    };
     const out: string[] = [];
-    const errs: FieldError[] = [];
     for (let i = 0; i < families.length; i++) {
       const fam = familyOf(families[i]!);
       if (fam === undefined) continue; // initIPFamilies refused it already
@@ -85,20 +95,13 @@ export function serviceWriteHooks(a: ServiceAllocators): WriteHooks {
       }
       if (given !== '') {
         const ip = canonicalIP(given) ?? given;
-        if (!(await fam.contains(ip))) {
-          const fam2 = ipToBig(ip)?.family;
-          // The family check belongs to validation (run again below); here only the range.
-          if (fam2 === fam.range.family) {
-            errs.push(invalidValue(spec.child('clusterIPs').index(i), given, `failed to allocate IP ${given}: the provided IP (${given}) is not in the valid range. The range of valid IPs is ${fam.range.cidr}`));
-          }
+        // An address of the other family is validation's to report (it runs again below).
+        if (ipToBig(ip)?.family !== fam.range.family) {
           out.push(given);
           continue;
         }
-        if (!(await fam.allocate(ip, r.owner, r.dryRun))) {
-          errs.push(invalidValue(spec.child('clusterIPs').index(i), given, 'provided IP is already allocated'));
-          out.push(given);
-          continue;
-        }
+        if (!(await fam.contains(ip))) refuse(given, `the provided IP (${given}) is not in the valid range. The range of valid IPs is ${fam.range.cidr}`);
+        if (!(await fam.allocate(ip, r.owner, r.dryRun))) refuse(given, 'provided IP is already allocated');
         if (!r.dryRun) r.takenIPs.push([fam, ip]);
         out.push(given);
         continue;
@@ -108,7 +111,6 @@ export function serviceWriteHooks(a: ServiceAllocators): WriteHooks {
       if (!r.dryRun) r.takenIPs.push([fam, ip]);
       out.push(ip);
     }
-    if (errs.length > 0) throw invalid(SERVICE_GK, name, toCauses(errs));
     s.clusterIPs = out;
     s.clusterIP = out[0];
     for (let i = 0; i < oldIPs.length; i++) {
@@ -168,7 +170,15 @@ export function serviceWriteHooks(a: ServiceAllocators): WriteHooks {
           if (e !== undefined) errs.push(e);
         }
       }
-      for (const p of ports) if (p.nodePort === undefined || p.nodePort === 0) p.nodePort = await nextPort(r, picked);
+      // On create, ports with the same number (53/TCP and 53/UDP) share one node port, a chosen one if any.
+      const byNumber = new Map<unknown, number>();
+      if (old === undefined) for (const p of ports) if (typeof p.nodePort === 'number' && p.nodePort !== 0 && !byNumber.has(p.port)) byNumber.set(p.port, p.nodePort);
+      for (const p of ports) {
+        if (p.nodePort !== undefined && p.nodePort !== 0) continue;
+        const shared = old === undefined ? byNumber.get(p.port) : undefined;
+        p.nodePort = shared ?? (await nextPort(r, picked));
+        if (old === undefined) byNumber.set(p.port, p.nodePort as number);
+      }
     }
     if (needsHealthCheck(s)) {
       const hc = typeof s.healthCheckNodePort === 'number' ? s.healthCheckNodePort : 0;
