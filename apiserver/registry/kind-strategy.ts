@@ -184,14 +184,6 @@ export interface KindStrategy {
    * it; 0 removes it at once. See registry/generic/graceful-delete.ts.
    */
   gracefulDeletion?(obj: KubeObject, requestedGracePeriodSeconds: number | undefined): number;
-  /**
-   * Graceful deletion (kube's CheckGracefulDelete; Pods): the grace period in seconds a DELETE of `obj`
-   * (not yet marked) waits, given the request's `gracePeriodSeconds` (undefined when not sent, never
-   * negative). A positive period keeps the object with `deletionTimestamp` = now + period and
-   * `deletionGracePeriodSeconds` = period until a DELETE with 0 (or a shorter period that reaches it) removes
-   * it; 0 removes it at once. See registry/generic/graceful-delete.ts.
-   */
-  gracefulDeletion?(obj: KubeObject, requestedGracePeriodSeconds: number | undefined): number;
   prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
 }
