@@ -270,6 +270,18 @@ describe('dual-stack (memory)', () => {
     expect(v6.json().details.causes).toEqual([
       { reason: 'FieldValueInvalid', message: 'Invalid value: "IPv6": not configured on this cluster', field: 'spec.ipFamilies[0]' },
     ]);
+    const v6ip = await single.request('POST', p, { body: svc(uniqueName('ss'), { clusterIP: 'fd00::5' }) });
+    expect(v6ip.json().details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: []string{"fd00::5"}: IPv6 is not configured on this cluster', field: 'spec.clusterIPs[0]' },
+    ]);
+    const two = await single.request('POST', p, { body: svc(uniqueName('ss'), { ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv4', 'IPv6'] }) });
+    expect(two.json().details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "SingleStack": must be \'RequireDualStack\' or \'PreferDualStack\' when multiple IP families are specified', field: 'spec.ipFamilyPolicy' },
+    ]);
+    // A headless Service without a selector is dual-stack whatever the cluster has, as Kubernetes makes it.
+    const headless = await single.request('POST', p, { body: svc(uniqueName('ss'), { clusterIP: 'None', selector: undefined }) });
+    expect(headless.status).toBe(201);
+    expect([headless.json().spec.ipFamilyPolicy, headless.json().spec.ipFamilies]).toEqual(['RequireDualStack', ['IPv4', 'IPv6']]);
   });
 });
 
