@@ -23,6 +23,7 @@ import { unlistableRules, type RulesResolver } from '../authorization/rules.js';
 import type { Naming } from '../naming/naming.js';
 import type { ServiceAccountTokenIssuer } from '../auth/service-account/token-issuer.js';
 import type { ConnectSubresource } from './connect-subresource.js';
+import type { GenericRegistry } from './generic/generic-registry.js';
 import type { ScaleSubresource } from './scale-subresource.js';
 import type { Schema } from '../schema/schema.js';
 import type { FieldError } from '../validation/field-error.js';
@@ -232,6 +233,11 @@ export interface VirtualContext extends StrategyContext {
   /** Who the request acts as (after impersonation); undefined only where no authentication ran (tests). */
   readonly user: UserInfo | undefined;
   readonly services: ServerServices;
+  /**
+   * The registry of another served resource (the legacy `bindings` resource writes pods); absent where no
+   * server wiring lends one (tests), undefined for a resource not served.
+   */
+  readonly registry?: (group: string, version: string, resource: string) => GenericRegistry | undefined;
 }
 
 /**

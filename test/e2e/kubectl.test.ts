@@ -155,6 +155,7 @@ for (const variant of variants) {
       const rbacGroup = group(variant.domain === 'k8s.io' ? 'rbac.authorization' : 'rbac');
       const rows: (readonly [string, string, string, string, string])[] = [
         ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND'],
+        ['bindings', '', 'v1', 'true', 'Binding'],
         ['configmaps', 'cm', 'v1', 'true', 'ConfigMap'],
         ['events', 'ev', 'v1', 'true', 'Event'],
         ['namespaces', 'ns', 'v1', 'false', 'Namespace'],

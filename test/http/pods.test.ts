@@ -71,6 +71,7 @@ describeBackends(all, (b) => {
     expect(byName.get('pods')).toEqual(expect.objectContaining({ kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'] }));
     expect(byName.get('pods/status')).toEqual(expect.objectContaining({ kind: 'Pod' }));
     expect(byName.get('pods/binding')).toEqual(expect.objectContaining({ kind: 'Binding', verbs: ['create'] }));
+    expect(byName.get('bindings')).toEqual(expect.objectContaining({ kind: 'Binding', namespaced: true, verbs: ['create'] }));
   });
 
   it('creates a pod with the defaults, the default account and a Pending status; bad input is 422', async () => {
@@ -199,6 +200,24 @@ describeBackends(all, (b) => {
     expect([u.typeMeta.apiVersion, u.typeMeta.kind]).toEqual(['v1', 'Status']);
     expect(T('Status').toObject(T('Status').decode(u.raw))).toEqual(expect.objectContaining({ status: 'Success', code: 201 }));
     expect((await api.request('GET', `${pods}/pb-bound`)).json().spec.nodeName).toBe('n3');
+  });
+
+  it('binds through the legacy bindings resource too (the pod named by the Binding)', async () => {
+    await create('legacy');
+    const path = `/api/v1/namespaces/${ns}/bindings`;
+    const body = (name?: string) => ({ apiVersion: 'v1', kind: 'Binding', metadata: name === undefined ? {} : { name }, target: { kind: 'Node', name: 'n4' } });
+    const res = await api.request('POST', path, { body: body('legacy') });
+    expect(res.status).toBe(201);
+    expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+    expect((await api.request('GET', `${pods}/legacy`)).json().spec.nodeName).toBe('n4');
+    expect((await api.request('POST', path, { body: body('legacy') })).status).toBe(409);
+    const unnamed = await api.request('POST', path, { body: body() });
+    expect(unnamed.status).toBe(422);
+    expect(unnamed.json().details.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
+    const missing = await api.request('POST', path, { body: body('nobody') });
+    expect(missing.status).toBe(404);
+    expect(missing.json().message).toBe('pods "nobody" not found');
+    expect((await api.request('GET', path)).status).toBe(405);
   });
 
   it('allows only the updatable spec fields, with kube\'s message', async () => {

@@ -25,9 +25,10 @@ export async function handleCreate(scope: RequestScope): Promise<void> {
       dryRun: options.dryRun,
       user: scope.ctx.state.user,
       services: scope.services ?? noServerServices,
+      registry: (group, version, resource) => scope.resources.lookup(group, version, resource)?.registry,
     });
     addWarnings(scope, warnings);
-    await respond(scope, 201, { type: 'object', object: answer });
+    await respond(scope, 201, answer.kind === 'Status' ? { type: 'raw', value: answer } : { type: 'object', object: answer });
     return;
   }
   const result = await scope.served.registry.create(scope.info.namespace, object, {

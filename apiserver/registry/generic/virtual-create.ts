@@ -19,6 +19,8 @@ export interface VirtualCreateOptions {
   readonly dryRun?: boolean;
   readonly user: UserInfo | undefined;
   readonly services: ServerServices;
+  /** Lookup of other served resources' registries (VirtualContext.registry). */
+  readonly registry?: VirtualContext['registry'];
 }
 
 /** Runs the virtual create of `obj` (owned, changed in place) and returns the kind's answer. */
@@ -35,8 +37,9 @@ export async function createVirtual(ctx: RegistryContext, namespace: string, obj
   const errs = validateValue(obj, s.schema, undefined, { style: ctx.validationStyle });
   if (s.validate !== undefined) errs.push(...s.validate(obj, sctx));
   if (errs.length > 0) throw invalid(ctx.gk, obj.metadata.name ?? '', toCauses(errs));
-  const vctx: VirtualContext = { ...sctx, user: opts.user, services: opts.services };
+  const vctx: VirtualContext = { ...sctx, user: opts.user, services: opts.services, ...(opts.registry === undefined ? {} : { registry: opts.registry }) };
   const answer = await s.virtual.create(obj, vctx);
-  stampTypeMeta(ctx, answer);
+  // A kind may answer with a Status (the legacy `bindings`, as kube's BindingREST); it keeps its own type.
+  if (answer.kind !== 'Status') stampTypeMeta(ctx, answer);
   return answer;
 }

@@ -8,6 +8,7 @@ test('every built-in kind once, with distinct resources and short names', () => 
     '/Namespace',
     '/Node',
     '/Pod',
+    '/Binding',
     '/PodTemplate',
     '/Secret',
     '/ServiceAccount',

@@ -9,6 +9,7 @@ import { namespaces } from './core/namespace.js';
 import { nodes, nodesFor } from './core/node.js';
 import { DEFAULT_GROUP_DOMAIN, naming, type Naming } from '../../naming/naming.js';
 import { pods } from './core/pod.js';
+import { legacyBindings } from './core/pod-binding.js';
 import { podTemplates } from './core/podtemplate.js';
 import { secrets } from './core/secret.js';
 import { serviceAccounts } from './core/serviceaccount.js';
@@ -45,6 +46,8 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   namespaces,
   nodes,
   pods,
+  // The legacy `bindings` (virtual: create only, writes the pod its Binding names).
+  legacyBindings,
   podTemplates,
   secrets,
   serviceAccounts,
