@@ -261,3 +261,17 @@ describe('Service schema', () => {
     expect(port.protobuf).toEqual(expect.objectContaining({ name: 1, protocol: 2, port: 3, targetPort: 4, nodePort: 5 }));
   });
 });
+
+describe('Service warnings', () => {
+  it('as Kubernetes returns them: deprecated annotation, non-standard addresses, ignored fields', () => {
+    const s = svc({ clusterIP: '010.000.000.005', externalIPs: ['192.168.001.001'], externalName: 'x.example.com' }, { annotations: { 'service.kubernetes.io/topology-aware-hints': 'Auto' } });
+    const { obj } = cAs(s);
+    expect(services.warnings(obj)).toEqual([
+      'annotation service.kubernetes.io/topology-aware-hints is deprecated, please use service.kubernetes.io/topology-mode instead',
+      'spec.clusterIPs[0]: non-standard IP or CIDR value "010.000.000.005" will be considered invalid in a future Kubernetes release: use "10.0.0.5"',
+      'spec.externalIPs[0]: non-standard IP or CIDR value "192.168.001.001" will be considered invalid in a future Kubernetes release: use "192.168.1.1"',
+      'spec.externalName is ignored when spec.type is not "ExternalName"',
+    ]);
+    expect(services.warnings(cAs(svc()).obj)).toEqual([]);
+  });
+});

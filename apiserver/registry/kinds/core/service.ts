@@ -5,6 +5,7 @@
  * - update: status kept, allocated values the client left out kept, fields the new type cannot have
  *   cleared when unchanged, the cluster IP and IP family rules of ValidateServiceUpdate;
  * - status writes: only `status` changes, the load balancer ingress rules apply;
+ * - warnings as Kubernetes' (service-warnings.ts);
  * - delete answers the deleted Service (Kubernetes' service storage returns the object).
  * Cluster IPs, IP families and node ports are filled in by the server's allocator (service-allocation/),
  * which the registry runs as its WriteHooks after these hooks.
@@ -17,6 +18,7 @@ import { jsonClone } from '../../patch/json-value.js';
 import { defaultService, dropTypeDependentFields, normalizeClusterIPs, patchAllocatedValues, specOf } from './service-defaults.js';
 import { SERVICE_FIELDS, SERVICE_PROPERTIES } from './service-schema.js';
 import { serviceTable } from './service-table.js';
+import { serviceWarnings } from './service-warnings.js';
 import { validateService, validateServiceStatus, validateServiceUpdate } from './service-validation.js';
 
 const schema = kindSchema(
@@ -59,6 +61,7 @@ export const services = Object.freeze({
   },
 
   validate: (svc: KubeObject): FieldError[] => validateService(svc),
+  warnings: (svc: KubeObject): string[] => serviceWarnings(svc),
   validateUpdate: (svc: KubeObject, old: KubeObject): FieldError[] => validateServiceUpdate(svc, old),
 
   /** As the registry's default (everything but `status` and managedFields is the stored object's), then v1 defaults (an ingress' ipMode). */
