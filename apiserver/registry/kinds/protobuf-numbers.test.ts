@@ -125,7 +125,10 @@ describe('spot values from core/v1 generated.proto and types.go', () => {
     expect(numberOf('Node', 'spec.configSource', 'configMap')).toEqual({ tag: 2, pointer: true });
     expect(numberOf('Node', 'status', 'config')).toEqual({ tag: 11, pointer: true });
     expect(numberOf('Node', 'status', 'features')).toEqual({ tag: 13, pointer: true });
-    expect(numberOf('Node', 'status.daemonEndpoints.kubeletEndpoint', 'Port')).toEqual({ tag: 1 });
+    // The node agent's members in the documents' names (nodeagentEndpoint); the wire numbers are Kubernetes'.
+    expect(numberOf('Node', 'status.daemonEndpoints.nodeagentEndpoint', 'Port')).toEqual({ tag: 1 });
+    expect(numberOf('Node', 'status.daemonEndpoints', 'nodeagentEndpoint')).toEqual({ tag: 1 });
+    expect(numberOf('Node', 'status.nodeInfo', 'nodeagentVersion')).toEqual({ tag: 7 });
     expect(numberOf('Node', 'status.nodeInfo', 'architecture')).toEqual({ tag: 10 });
     expect(numberOf('Node', 'status.runtimeHandlers[].features', 'userNamespaces')).toEqual({ tag: 2, pointer: true });
   });
