@@ -22,7 +22,7 @@ describeEtcd('readiness over a real etcd', () => {
     const readyz = () => httpsRequest(`${server.url}/readyz?verbose`, { ca: server.caPem! });
 
     expect(await readyz()).toMatchObject({ status: 200, body: '[+]ping ok\n[+]etcd ok\n[+]shutdown ok\nreadyz check passed\n' });
-    expect((await httpsRequest(`${server.url}/api/v1/pods`, { ca: server.caPem!, token })).status).toBe(404);
+    expect((await httpsRequest(`${server.url}/api/v1/limitranges`, { ca: server.caPem!, token })).status).toBe(404);
 
     const member = etcd.members[0]!;
     await member.stop();

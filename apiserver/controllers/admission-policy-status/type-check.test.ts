@@ -67,7 +67,7 @@ const undefinedField = (gvk: string, expression: string, field: string, column: 
 describe('the kinds checked', () => {
   test('resolved from the rules, sorted by group, version and kind; wildcards and sub-resources skipped', () => {
     const kinds = (rules: Json[]): string[] => typesToCheck(policy(rules, []), resolver).map((g) => `${g.group}/${g.version}/${g.kind}`);
-    expect(kinds([rule(['apps', ''], ['replicasets', 'deployments', 'configmaps', 'pods'])])).toEqual(['/v1/ConfigMap', 'apps/v1/Deployment', 'apps/v1/ReplicaSet']);
+    expect(kinds([rule(['apps', ''], ['replicasets', 'deployments', 'configmaps', 'pods', 'limitranges'])])).toEqual(['/v1/ConfigMap', '/v1/Pod', 'apps/v1/Deployment', 'apps/v1/ReplicaSet']);
     expect(kinds([rule(['*'], ['configmaps'])])).toEqual([]);
     expect(kinds([rule([''], ['configmaps'], ['*'])])).toEqual([]);
     expect(kinds([rule([''], ['*', 'configmaps/status', 'secrets'])])).toEqual(['/v1/Secret']);
