@@ -21,8 +21,43 @@ export interface CacheEntry<T> {
 
 export type Decode<T> = (kv: KeyValue) => T;
 
+/**
+ * A cached object decoded on first use. The cache keeps the store's bytes until something reads `object`
+ * (a selector, a list or get, a watcher's encoding), so the objects of writes nobody reads never become
+ * object graphs: no decode, and far fewer long-lived objects for the garbage collector to copy, which
+ * dominated the cost of caching large objects. A value that cannot be decoded throws from `object`, at
+ * the read that needs it.
+ */
+class LazyCachedObject<T> implements CachedObject<T> {
+  readonly key: string;
+  readonly revision: number;
+  readonly memo = new Map<string, unknown>();
+  #kv: KeyValue | undefined;
+  #decode: Decode<T> | undefined;
+  #object: T | undefined;
+
+  constructor(kv: KeyValue, decode: Decode<T>) {
+    this.key = kv.key;
+    this.revision = kv.modRevision;
+    // A value that is a small view of a larger buffer (an etcd response holding many values) is copied,
+    // so an object nobody reads does not keep the whole response alive.
+    const v = kv.value;
+    this.#kv = v.buffer.byteLength > 2 * v.byteLength + 1024 ? { ...kv, value: new Uint8Array(v) } : kv;
+    this.#decode = decode;
+  }
+
+  get object(): T {
+    if (this.#kv !== undefined) {
+      this.#object = this.#decode!(this.#kv);
+      this.#kv = undefined;
+      this.#decode = undefined;
+    }
+    return this.#object as T;
+  }
+}
+
 export function cachedObject<T>(kv: KeyValue, decode: Decode<T>): CachedObject<T> {
-  return { key: kv.key, object: decode(kv), revision: kv.modRevision, memo: new Map() };
+  return new LazyCachedObject(kv, decode);
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The watch cache's contract (DESIGN.md invariants 3–6, 10). One `WatchCache` per resource (one key prefix,
  * e.g. `/registry/secrets/`) keeps, fed by ONE store watch:
- * - the current state of every key under the prefix, decoded once (by the caller's `decode`);
+ * - the current state of every key under the prefix, decoded once (by the caller's `decode`), on first use;
  * - a ring of recent events (the history window the ring can serve; older starts fall back to the store);
  * - the revision it is complete up to (`revision`), advanced by events and by the store's progress batches.
  *
