@@ -32,7 +32,7 @@ typecheck: deps
 	npx tsc --noEmit -p tsconfig.json
 
 run: build
-	node dist/apiserver/main.js --data-dir=$(DATA_DIR) $(ARGS)
+	node --max-semi-space-size=32 dist/apiserver/main.js --data-dir=$(DATA_DIR) $(ARGS)
 
 test: deps typecheck
 	npx jest $(JEST_ARGS)

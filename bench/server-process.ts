@@ -62,7 +62,11 @@ export async function startServerProcess(options: StartServerProcessOptions): Pr
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-apiserver-'));
   const logFile = join(dataDir, 'server.log');
   const logFd = openSync(logFile, 'a');
-  const entry = options.mode === 'dist' ? [join(root, 'dist', 'apiserver', 'main.js')] : ['--import', 'tsx', join(root, 'apiserver', 'main.ts')];
+  // The young generation bin/platform-apiserver and `make run` give the server (see there).
+  const entry = [
+    '--max-semi-space-size=32',
+    ...(options.mode === 'dist' ? [join(root, 'dist', 'apiserver', 'main.js')] : ['--import', 'tsx', join(root, 'apiserver', 'main.ts')]),
+  ];
   const child = spawn(process.execPath, [
     ...entry,
     `--data-dir=${dataDir}`,
