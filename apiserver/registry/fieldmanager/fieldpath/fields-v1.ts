@@ -15,16 +15,22 @@ export class FieldsV1Error extends Error {
 
 export function encodeFieldsV1(set: FieldSet): FieldsV1 {
   const out: FieldsV1 = {};
+  encodeInto(set, out);
+  return out;
+}
+
+/** Adds the elements of `set` to `out` (`"."` first where an element is also a member). */
+function encodeInto(set: FieldSet, out: FieldsV1): void {
   for (const pe of set.elements()) {
     const below = set.withPrefix(pe);
     if (below.empty()) {
       out[pe] = {};
       continue;
     }
-    const node = encodeFieldsV1(below);
-    out[pe] = set.hasMember(pe) ? { '.': {}, ...node } : node;
+    const node: FieldsV1 = set.hasMember(pe) ? { '.': {} } : {};
+    encodeInto(below, node);
+    out[pe] = node;
   }
-  return out;
 }
 
 /**

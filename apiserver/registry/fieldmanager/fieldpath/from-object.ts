@@ -58,33 +58,55 @@ export interface ToFieldSetOptions {
 /** The set of every path present in `value` under `schema`. Throws FieldPathError (message with path). */
 export function toFieldSet(value: unknown, schema: Schema | undefined, opts: ToFieldSetOptions = {}): FieldSet {
   const out = new FieldSet();
-  walk(value, schema, [], out, opts.allowDuplicates === true);
+  walk(value, schema, () => out, [], opts.allowDuplicates === true);
   return out;
 }
 
 /** Inserts into `out` every path below `prefix` present in `value` (not `prefix` itself). */
 export function insertPathsBelow(out: FieldSet, value: unknown, schema: Schema | undefined, prefix: readonly PE[], allowDuplicates = true): void {
-  walk(value, schema, [...prefix], out, allowDuplicates);
+  let level: FieldSet | undefined;
+  const at = (): FieldSet => {
+    if (level === undefined) {
+      level = out;
+      for (const pe of prefix) level = level.level(pe);
+    }
+    return level;
+  };
+  walk(value, schema, at, [...prefix], allowDuplicates);
 }
 
-function walk(value: unknown, schema: Schema | undefined, path: PE[], out: FieldSet, allowDup: boolean): void {
+/**
+ * Adds the paths below `path` present in `value` to the level `at()` returns (created on first use, so a
+ * scalar or an empty container adds no level). `path` is a stack for error messages only.
+ */
+function walk(value: unknown, schema: Schema | undefined, at: () => FieldSet, path: PE[], allowDup: boolean): void {
   const t = nodeType(schema, value);
   if (t.kind === 'scalar') return;
   if (t.kind === 'object') {
     if (t.atomic) return;
     const obj = value as Record<string, unknown>;
+    let level: FieldSet | undefined;
     for (const k of Object.keys(obj)) {
       const v = obj[k];
       if (v === undefined) continue;
-      const p = [...path, fieldPE(k)];
-      out.insert(p);
-      walk(v, fieldSchema(t.schema, k), p, out, allowDup);
+      const pe = fieldPE(k);
+      level ??= at();
+      level.addMember(pe);
+      if (v === null || typeof v !== 'object') continue;
+      const parent = level;
+      path.push(pe);
+      walk(v, fieldSchema(t.schema, k), () => parent.level(pe), path, allowDup);
+      path.pop();
     }
     return;
   }
   if (t.listType === 'atomic') return;
+  const items = value as unknown[];
+  if (items.length === 0) return;
   const seen = new Set<PE>();
-  (value as unknown[]).forEach((item, i) => {
+  let level: FieldSet | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
     let pe: PE;
     try {
       pe = listItemPE(item, t.listType as 'set' | 'map', t.keys, t.item);
@@ -93,14 +115,18 @@ function walk(value: unknown, schema: Schema | undefined, path: PE[], out: Field
       throw err;
     }
     if (seen.has(pe)) {
-      if (allowDup) return;
+      if (allowDup) continue;
       throw new FieldPathError(`${pathString(path)}: duplicate entries for key ${pathString([pe])}`);
     }
     seen.add(pe);
-    const p = [...path, pe];
-    out.insert(p);
-    if (t.listType === 'map') walk(item, t.item, p, out, allowDup);
-  });
+    level ??= at();
+    level.addMember(pe);
+    if (t.listType !== 'map') continue;
+    const parent = level;
+    path.push(pe);
+    walk(item, t.item, () => parent.level(pe), path, allowDup);
+    path.pop();
+  }
 }
 
 /**

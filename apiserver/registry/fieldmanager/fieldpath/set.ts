@@ -30,6 +30,21 @@ export class FieldSet {
     return this;
   }
 
+  /**
+   * Makes `pe` a member at this level (fresh sets only, as `insert`): the schema-aware walks build a set
+   * level by level with it and `level`, instead of inserting whole paths from the root.
+   */
+  addMember(pe: PE): void {
+    if (this === EMPTY) throw new Error('FieldSet: the shared empty set cannot be changed');
+    this.members.add(pe);
+  }
+
+  /** The level below `pe`, created when missing (fresh sets only, as `insert`). */
+  level(pe: PE): FieldSet {
+    if (this === EMPTY) throw new Error('FieldSet: the shared empty set cannot be changed');
+    return this.child(pe);
+  }
+
   private child(pe: PE): FieldSet {
     let c = this.children.get(pe);
     if (c === undefined) {
@@ -58,9 +73,12 @@ export class FieldSet {
 
   /** The elements at this level that are members or have children, sorted as FieldsV1 writes them. */
   elements(): PE[] {
-    const all = new Set<PE>(this.members);
-    for (const [pe, c] of this.children) if (!c.empty()) all.add(pe);
-    return [...all].sort(comparePE);
+    const all = [...this.members];
+    for (const [pe, c] of this.children) if (!this.members.has(pe) && !c.empty()) all.push(pe);
+    if (all.length < 2) return all;
+    // Field names only (most levels): plain code-unit order, which comparePE gives them too.
+    for (const pe of all) if (!pe.startsWith('f:')) return all.sort(comparePE);
+    return all.sort();
   }
 
   empty(): boolean {
