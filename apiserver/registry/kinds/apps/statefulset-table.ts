@@ -6,7 +6,8 @@
 import type { KubeObject } from '../../../api/object.js';
 import type { TableConvention } from '../../kind-strategy.js';
 import { ageCell, ageColumn, column, nameCell, nameColumn, table } from '../shared/table.js';
-import { containerCells, count } from './workload-table.js';
+import { containerCells } from '../core/pod/template-cells.js';
+import { count } from './workload-table.js';
 
 export const statefulSetTable: TableConvention = table(
   [

@@ -12,6 +12,7 @@ import type { KubeObject } from '../../../api/object.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../../selectors/label-selector-object.js';
 import type { TableConvention } from '../../kind-strategy.js';
 import { arrayAt, isObject, objectAt, objectItems, type JsonObject } from '../core/pod/json-values.js';
+import { containerCells } from '../core/pod/template-cells.js';
 import { humanDuration } from '../shared/human-duration.js';
 import { ageCell, ageColumn, column, nameCell, nameColumn, table } from '../shared/table.js';
 
@@ -60,16 +61,6 @@ export function selectorCell(selector: unknown): string {
   }
 }
 
-function containerCells(job: KubeObject): [string, string] {
-  const podSpec = objectAt(objectAt(specOf(job), 'template') ?? {}, 'spec') ?? {};
-  const names: string[] = [];
-  const images: string[] = [];
-  for (const [, c] of objectItems(arrayAt(podSpec, 'containers'))) {
-    names.push(typeof c.name === 'string' ? c.name : '');
-    images.push(typeof c.image === 'string' ? c.image : '');
-  }
-  return [names.join(','), images.join(',')];
-}
 
 export const jobTable: TableConvention = table(
   [
@@ -88,7 +79,7 @@ export const jobTable: TableConvention = table(
     completionsCell(job),
     durationCell(job, now),
     ageCell(job, now),
-    ...containerCells(job),
+    ...containerCells(objectAt(specOf(job), 'template')),
     selectorCell(specOf(job).selector),
   ],
 );

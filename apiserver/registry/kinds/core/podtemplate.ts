@@ -12,7 +12,8 @@ import { FieldPath } from '../../../validation/field-error.js';
 import type { KindStrategy } from '../../kind-strategy.js';
 import { REDUCED_QUERY_PARAMETERS } from '../shared/reduced-query-parameters.js';
 import { column, nameCell, nameColumn, table } from '../shared/table.js';
-import { arrayAt, isObject, objectAt, objectItems } from './pod/json-values.js';
+import { isObject, objectAt } from './pod/json-values.js';
+import { containerCells } from './pod/template-cells.js';
 import { defaultPodSpec } from './pod/pod-defaults.js';
 import { podTemplateSpecSchema } from './pod/pod-template-spec-schema.js';
 import { validatePodTemplateSpec } from './pod/validate-pod-template-spec.js';
@@ -38,14 +39,7 @@ function formatLabels(labels: unknown): string {
 
 function templateCells(obj: KubeObject): [string, string, string] {
   const template = isObject(obj.template) ? obj.template : {};
-  const spec = objectAt(template, 'spec') ?? {};
-  const names: string[] = [];
-  const images: string[] = [];
-  for (const [, c] of objectItems(arrayAt(spec, 'containers'))) {
-    names.push(typeof c.name === 'string' ? c.name : '');
-    images.push(typeof c.image === 'string' ? c.image : '');
-  }
-  return [names.join(','), images.join(','), formatLabels(objectAt(template, 'metadata')?.labels)];
+  return [...containerCells(template), formatLabels(objectAt(template, 'metadata')?.labels)];
 }
 
 export const podTemplates = Object.freeze({

@@ -5,7 +5,8 @@
  */
 import type { KubeObject } from '../../../api/object.js';
 import type { TableConvention } from '../../kind-strategy.js';
-import { containerCells, count } from '../apps/workload-table.js';
+import { count } from '../apps/workload-table.js';
+import { containerCells } from './pod/template-cells.js';
 import { ageCell, ageColumn, column, nameCell, nameColumn, table } from '../shared/table.js';
 import { isObject, objectAt } from './pod/json-values.js';
 

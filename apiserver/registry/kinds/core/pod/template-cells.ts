@@ -1,0 +1,17 @@
+/**
+ * The Table cells every kind with a pod template prints (kube-apiserver's printers.go layoutContainerCells):
+ * the template's container names and images, each list joined by commas.
+ */
+import { arrayAt, isObject, objectAt, objectItems } from './json-values.js';
+
+/** `[names, images]` of the containers of a pod template (an absent template has none). */
+export function containerCells(template: unknown): [string, string] {
+  const spec = isObject(template) ? (objectAt(template, 'spec') ?? {}) : {};
+  const names: string[] = [];
+  const images: string[] = [];
+  for (const [, c] of objectItems(arrayAt(spec, 'containers'))) {
+    names.push(typeof c.name === 'string' ? c.name : '');
+    images.push(typeof c.image === 'string' ? c.image : '');
+  }
+  return [names.join(','), images.join(',')];
+}
