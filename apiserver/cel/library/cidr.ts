@@ -17,7 +17,7 @@ import { CelEvalError } from '../errors.js';
 import { CelOpaque, type CelValue } from '../values/value.js';
 import { CelIP, parseKubernetesIP, toAddr } from './ip.js';
 import type { CelLibrary, Overload } from './library.js';
-import { AddrParseError, addrString, is4In6, maskAddr, parsePrefix, prefixContains, sameBytes, type Prefix } from './net-addr.js';
+import { AddrParseError, addrString, is4In6, maskAddr, parsePrefix, prefixContains, sameBytes, type Prefix } from '../../validation/netip.js';
 import { STRING_TRAVERSAL_COST_FACTOR, actualSize, noSuchOverload, str, traversal } from './support.js';
 import { withKubernetesEstimates } from '../cost/kubernetes-estimates.js';
 

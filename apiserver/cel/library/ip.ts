@@ -14,7 +14,7 @@
 import { CelEvalError } from '../errors.js';
 import { CelOpaque, type CelValue } from '../values/value.js';
 import type { CelLibrary, Overload } from './library.js';
-import { AddrParseError, addrString, is4, is4In6, parseAddr, sameBytes, type Addr } from './net-addr.js';
+import { AddrParseError, addrString, is4, is4In6, parseAddr, sameBytes, type Addr } from '../../validation/netip.js';
 import { STRING_TRAVERSAL_COST_FACTOR, noSuchOverload, str, traversal } from './support.js';
 import { withKubernetesEstimates } from '../cost/kubernetes-estimates.js';
 

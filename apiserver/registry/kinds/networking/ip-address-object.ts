@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../../../api/object.js';
 import type { Naming } from '../../../naming/naming.js';
-import { addrString, parseAddr } from './netip.js';
+import { addrString, parseAddr, tryParse } from '../../../validation/netip.js';
 
 /**
  * The canonical text form of an IP address (IPv4 dotted decimal without leading zeros, IPv6 per RFC 5952),
@@ -15,7 +15,7 @@ import { addrString, parseAddr } from './netip.js';
  * Service address never has one.
  */
 export function canonicalIP(text: string): string | undefined {
-  const parsed = parseAddr(text);
+  const parsed = tryParse(parseAddr, text);
   if ('error' in parsed || parsed.ok.zone !== '') return undefined;
   return addrString(parsed.ok);
 }

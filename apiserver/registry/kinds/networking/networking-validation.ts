@@ -22,7 +22,7 @@ import { isDNS1123Subdomain, isPathSegmentName } from '../../../validation/names
 import { jsonEqual } from '../../patch/json-value.js';
 import { validateConditions } from '../admissionregistration/status-validation.js';
 import { arrayAt, isObject, stringAt, type JsonObject } from '../core/pod/json-values.js';
-import { addrFamily, addrString, maskedPrefix, parseAddr, parsePrefix, prefixString } from './netip.js';
+import { addrString, is4, maskAddr, parseAddr, parsePrefix, sameBytes, tryParse } from '../../../validation/netip.js';
 import { parseIP } from '../discovery/endpoint-ip.js';
 import { cidrFamily } from '../shared/cidr.js';
 
@@ -31,13 +31,14 @@ const specOf = (o: KubeObject): JsonObject => (isObject(o.spec) ? o.spec : {});
 const cidrsOf = (o: KubeObject): string[] => arrayAt(specOf(o), 'cidrs').map((c) => (typeof c === 'string' ? c : ''));
 
 function validateCIDR(cidr: string, path: FieldPath): FieldError[] {
-  const parsed = parsePrefix(cidr);
+  const parsed = tryParse(parsePrefix, cidr);
   if ('error' in parsed) return [invalidValue(path, cidr, parsed.error)];
   const errs: FieldError[] = [];
-  if (!jsonEqual(maskedPrefix(parsed.ok).addr.bytes, parsed.ok.addr.bytes)) {
+  const { addr, bits } = parsed.ok;
+  if (!sameBytes(maskAddr(addr, bits).bytes, addr.bytes)) {
     errs.push(invalidValue(path, cidr, "wrong CIDR format, IP doesn't match network IP address"));
   }
-  if (prefixString(parsed.ok) !== cidr) errs.push(invalidValue(path, cidr, 'CIDR not in RFC 5952 canonical format'));
+  if (`${addrString(addr)}/${bits}` !== cidr) errs.push(invalidValue(path, cidr, 'CIDR not in RFC 5952 canonical format'));
   return errs;
 }
 
@@ -81,15 +82,16 @@ export function validateServiceCIDRStatus(obj: KubeObject): FieldError[] {
 
 /** ValidateIPAddressName: netip's parse error, or the canonical-form rule. Empty names are ObjectMeta's. */
 export function ipAddressNameProblems(name: string): string[] {
-  const parsed = parseAddr(name);
+  const parsed = tryParse(parseAddr, name);
   if ('error' in parsed) return [parsed.error];
   return addrString(parsed.ok) === name ? [] : ['must be a canonical format IP address'];
 }
 
 /** The family of a valid IPAddress name (4 or 6), undefined for anything else. */
 export function ipAddressFamily(name: string): 4 | 6 | undefined {
-  const parsed = parseAddr(name);
-  return 'error' in parsed ? undefined : addrFamily(parsed.ok);
+  const parsed = tryParse(parseAddr, name);
+  if ('error' in parsed) return undefined;
+  return is4(parsed.ok) ? 4 : 6;
 }
 
 function validateParentReference(spec: JsonObject): FieldError[] {

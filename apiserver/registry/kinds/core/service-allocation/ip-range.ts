@@ -7,6 +7,7 @@
  * Addresses are handled as bigints; `formatIP` writes the canonical text (IPv4 dotted decimal, IPv6 per
  * RFC 5952), which is also an IPAddress object's name.
  */
+import { addrString } from '../../../../validation/netip.js';
 import { parseIP } from '../../discovery/endpoint-ip.js';
 
 export type IPFamily = 'IPv4' | 'IPv6';
@@ -33,29 +34,11 @@ export function ipToBig(text: string): { value: bigint; family: IPFamily } | und
   return { value: v, family: ip.v4 ? 'IPv4' : 'IPv6' };
 }
 
+/** The canonical text of an address (netip's: IPv4 dotted decimal, IPv6 per RFC 5952). */
 export function formatIP(value: bigint, family: IPFamily): string {
-  if (family === 'IPv4') return [24n, 16n, 8n, 0n].map((s) => String((value >> s) & 0xffn)).join('.');
-  const groups: number[] = [];
-  for (let i = 7; i >= 0; i--) groups.push(Number((value >> BigInt(i * 16)) & 0xffffn));
-  // RFC 5952: the longest run (>= 2) of zero groups, the first one on a tie, becomes '::'.
-  let bestStart = -1;
-  let bestLen = 0;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen && j - i >= 2) {
-      bestStart = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  if (bestStart < 0) return hex.join(':');
-  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLen).join(':')}`;
+  const bytes = new Uint8Array(family === 'IPv4' ? 4 : 16);
+  for (let i = bytes.length - 1, v = value; i >= 0; i--, v >>= 8n) bytes[i] = Number(v & 0xffn);
+  return addrString({ bytes, zone: '' });
 }
 
 /** Parses `a.b.c.d/n` or `v6/n`; undefined when it is not a CIDR or leaves nothing to allocate. */

@@ -1,5 +1,7 @@
 /**
- * IP addresses and prefixes as Go's net/netip parses and prints them, for the ip and cidr libraries.
+ * IP addresses and prefixes as Go's net/netip parses and prints them: for CEL's ip and cidr libraries, and
+ * for the validation Kubernetes v1.32 does with netip (IPAddress names, ServiceCIDR blocks, canonical
+ * service addresses).
  *
  * An address is 4 or 16 bytes (`bits` 32 or 128) with an optional IPv6 zone. Parsing is netip's: IPv4
  * only in dotted-quad form with no leading zeros (`01.2.3.4` refused), IPv6 with at most one `::` and an
@@ -14,6 +16,16 @@ export interface Addr {
 }
 
 export class AddrParseError extends Error {}
+
+/** `parseAddr` or `parsePrefix` without throwing: the value, or netip's error text. */
+export function tryParse<T>(parse: (s: string) => T, s: string): { readonly ok: T } | { readonly error: string } {
+  try {
+    return { ok: parse(s) };
+  } catch (err) {
+    if (err instanceof AddrParseError) return { error: err.message };
+    throw err;
+  }
+}
 
 function addrError(input: string, msg: string, at?: string): AddrParseError {
   return new AddrParseError(`ParseAddr(${JSON.stringify(input)}): ${msg}${at !== undefined && at !== '' ? ` (at ${JSON.stringify(at)})` : ''}`);
@@ -73,7 +85,7 @@ function parseIPv6(input: string): Addr {
       else if (c >= 'a' && c <= 'f') d = c.charCodeAt(0) - 87;
       else if (c >= 'A' && c <= 'F') d = c.charCodeAt(0) - 55;
       else break;
-      if (off > 3) throw addrError(input, 'each colon-separated field must have at most 4 hex digits', s);
+      if (off > 3) throw addrError(input, 'each group must have 4 or less digits', s);
       acc = acc * 16 + d;
       off++;
     }
