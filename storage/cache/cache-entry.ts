@@ -39,10 +39,11 @@ class LazyCachedObject<T> implements CachedObject<T> {
   constructor(kv: KeyValue, decode: Decode<T>) {
     this.key = kv.key;
     this.revision = kv.modRevision;
-    // A value that is a small view of a larger buffer (an etcd response holding many values) is copied,
-    // so an object nobody reads does not keep the whole response alive.
+    // A value that is a small part of a large buffer (an etcd response holding many values) is copied, so
+    // an object nobody reads does not keep the whole response alive. Node's 8 KiB pool slabs (small Buffers)
+    // are left shared: the store keeps those values too.
     const v = kv.value;
-    this.#kv = v.buffer.byteLength > 2 * v.byteLength + 1024 ? { ...kv, value: new Uint8Array(v) } : kv;
+    this.#kv = v.buffer.byteLength > 65_536 && v.byteLength < v.buffer.byteLength / 2 ? { ...kv, value: new Uint8Array(v) } : kv;
     this.#decode = decode;
   }
 
