@@ -72,9 +72,16 @@ function takeFrom(managers: Managers, c: Comparison, except: string | undefined,
 
 /** Ownership after an Update-style write from `live` (undefined: create) to `next`. Changes `managers`. */
 export function trackUpdate(managers: Managers, live: unknown, next: unknown, w: Writer, t: TrackContext): void {
-  const c = filterComparison(compareObjects(live ?? {}, next, t.schema), t.keep);
-  takeFrom(managers, c, undefined, true);
-  const gained = t.strip(c.modified.union(c.added));
+  let gained: FieldSet;
+  if (live === undefined && managers.size === 0) {
+    // A create nobody owns anything of: every field is added, nothing taken from anyone (the comparison with
+    // an empty object, without building it).
+    gained = t.strip(t.keep(toFieldSet(next, t.schema, { allowDuplicates: true })));
+  } else {
+    const c = filterComparison(compareObjects(live ?? {}, next, t.schema), t.keep);
+    takeFrom(managers, c, undefined, true);
+    gained = t.strip(c.modified.union(c.added));
+  }
   if (gained.empty()) return;
   const id = managerId({ ...w, operation: 'Update' });
   const prev = managers.get(id);
