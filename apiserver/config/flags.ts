@@ -93,7 +93,24 @@ export const flagTable: readonly FlagSpec[] = [
     help: 'PEM bundle of CAs verifying client certificates: a request with a certificate it verifies (client '
       + 'auth usage, valid now) is authenticated as the subject CN, with the subject O values as groups; an '
       + 'unverifiable certificate is 401. Keep it apart from the serving CA and --requestheader-client-ca-file. '
-      + 'Re-read when it changes (a broken bundle is logged and the previous one stays).' },
+      + 'Re-read when it changes (a broken bundle is logged and the previous one stays). Not given: client '
+      + 'certificates issued by the csrsigning controller\'s client signers authenticate (the generated signing CA, or '
+      + 'the --cluster-signing-* files).' },
+  { name: 'cluster-signing-cert-file', type: 'string', default: '', arg: 'path',
+    help: 'PEM CA certificate the csrsigning controller issues certificates with, for every well-known signer '
+      + '(with --cluster-signing-key-file; excludes the per-signer flags). Without any signing flag, a signing CA '
+      + 'is generated once into <data-dir>/pki/signing-ca.crt.' },
+  { name: 'cluster-signing-key-file', type: 'string', default: '', arg: 'path',
+    help: 'PEM private key (RSA or ECDSA) of --cluster-signing-cert-file.' },
+  ...(['kube-apiserver-client', 'kubelet-client', 'kubelet-serving', 'legacy-unknown'] as const).flatMap((s): FlagSpec[] => [
+    { name: `cluster-signing-${s}-cert-file`, type: 'string', default: '', arg: 'path',
+      help: `PEM CA certificate for the ${s} signer (with --cluster-signing-${s}-key-file).` },
+    { name: `cluster-signing-${s}-key-file`, type: 'string', default: '', arg: 'path',
+      help: `PEM private key for the ${s} signer.` },
+  ]),
+  { name: 'cluster-signing-duration', type: 'duration', default: '8760h', arg: 'duration',
+    help: 'The longest certificate the csrsigning controller issues; a request\'s expirationSeconds may ask for less '
+      + '(never under 10 minutes).' },
   { name: 'service-account-key-file', type: 'list', default: '', arg: 'path', repeatable: true,
     help: 'PEM file of keys verifying service account tokens (RSA or ECDSA public keys, private keys or '
       + 'certificates; repeatable). The signing key is always accepted too. Without this flag and '

@@ -11,6 +11,8 @@ import { parseNodePortRange, parseServiceClusterIPRanges, type NodePortRangeConf
 import type { ServiceIPRange } from '../registry/kinds/core/service-allocation/ip-range.js';
 import { checkAuthorizationModes, type AuthorizationMode } from '../authorization/authorization-modes.js';
 import type { ParsedFlags } from './parse-flags.js';
+import { clusterSigningConfig } from './cluster-signing-flags.js';
+import type { ClusterSigningConfig } from '../tls/signing-material.js';
 
 /** Where the API state lives. */
 export type StorageConfig =
@@ -75,6 +77,8 @@ export interface ServerConfig {
   readonly requestHeader?: RequestHeaderConfig;
   /** `--client-ca-file` (absolute); undefined: no x509 client certificate authentication. */
   readonly clientCaFile?: string;
+  /** `--cluster-signing-*` (csrsigning); undefined: the defaults (a generated signing CA, 8760h). */
+  readonly clusterSigning?: ClusterSigningConfig;
   /** `--proxy-client-cert-file` / `--proxy-client-key-file` (absolute): presented to aggregated API backends. */
   readonly proxyClient?: { readonly certFile: string; readonly keyFile: string };
   /** Service account tokens: keys, issuers, audiences. Default: `defaultServiceAccounts`. */
@@ -221,6 +225,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
   const authenticationConfig = flags.string('authentication-config');
   const clientCaFile = flags.string('client-ca-file');
   const serviceAccounts = serviceAccountConfig(flags, cwd);
+  const clusterSigning = clusterSigningConfig(flags, cwd);
   const authorizationModes = flags.list('authorization-mode');
   const modesProblem = checkAuthorizationModes(authorizationModes);
   if (modesProblem !== undefined) throw new FlagError(`invalid value "${authorizationModes.join(',')}" for flag --authorization-mode: ${modesProblem}`);
@@ -239,6 +244,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     ...(clientCaFile === undefined ? {} : { clientCaFile: resolve(cwd, clientCaFile) }),
     ...(proxyCertFile === undefined || proxyKeyFile === undefined ? {} : { proxyClient: { certFile: resolve(cwd, proxyCertFile), keyFile: resolve(cwd, proxyKeyFile) } }),
     serviceAccounts,
+    clusterSigning,
     authorizationModes: authorizationModes as AuthorizationMode[],
     storage: backend === 'etcd' ? { backend: 'etcd', endpoints } : { backend: 'memory' },
     storagePrefix,

@@ -19,7 +19,7 @@ import { loadAuthenticationConfigFile, type AuthenticationConfiguration } from '
 import { followAuthenticationConfig } from '../auth/authentication-config-reload.js';
 import { bootstrapTokenAuthenticator, cachedSecrets } from '../auth/bootstrap-token.js';
 import { bootstrapTokenSecretType } from '../auth/bootstrap-token-secret.js';
-import { loadCaBundleFile, type CaBundle, type ReloadingCaBundle } from '../auth/ca-bundle.js';
+import { loadCaBundleFile, staticCaBundle, type CaBundle, type ReloadingCaBundle } from '../auth/ca-bundle.js';
 import { requestHeaderAuthenticator } from '../auth/request-header.js';
 import { cachedLookup } from '../auth/service-account/cached-lookup.js';
 import { loadServiceAccountKeys, type ServiceAccountKeys } from '../auth/service-account/service-account-keys.js';
@@ -55,6 +55,11 @@ export async function assembleAuthentication(
   authorizationModes: readonly AuthorizationMode[],
   logger: Logger,
   cleanups: (() => Promise<void>)[],
+  /**
+   * Without --client-ca-file: the CAs of the csrsigning controller's client signers, so the certificates it
+   * issues authenticate in the one-command setup. An explicit --client-ca-file is used as given (kube's rule).
+   */
+  defaultClientCaPem?: string,
 ): Promise<Authentication> {
   let staticTokens: TokenAuthenticator;
   let adminToken: string | undefined;
@@ -109,6 +114,10 @@ export async function assembleAuthentication(
   }
   if (config.clientCaFile !== undefined) {
     const ca = await caBundleFile('client-ca-bundle', config.clientCaFile);
+    requestAuthenticators.push(x509Authenticator({ ca, onRejected: (reason) => logger.debug({ reason }, 'client certificate rejected') }));
+  } else if (defaultClientCaPem !== undefined && defaultClientCaPem !== '') {
+    const ca = staticCaBundle('client-ca-bundle::cluster-signing', defaultClientCaPem);
+    clientCas.push(ca);
     requestAuthenticators.push(x509Authenticator({ ca, onRejected: (reason) => logger.debug({ reason }, 'client certificate rejected') }));
   }
 

@@ -17,6 +17,7 @@ import { pingCheck, withDeadline, type HealthCheck } from '../endpoints/health-c
 import { unknownBuild, type BuildInfo } from '../endpoints/version.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ensureGeneratedCerts, loadProvidedCerts } from '../tls/serving-certs.js';
+import { clientSigningCaPems, loadSigningMaterial } from '../tls/signing-material.js';
 import { trustAnchorFor } from '../tls/trust-anchor.js';
 import { apiEndpoints } from '../endpoints/api-endpoints.js';
 import { naming } from '../naming/naming.js';
@@ -115,7 +116,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const names = naming(config.groupDomain);
     const authorizationModes = config.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
     // Authentication settings are checked before anything is opened, so a bad one fails fast.
-    const auth = await assembleAuthentication(config, names, authorizationModes, logger, cleanups);
+    // The csrsigning controller's CAs (given or generated once); their client signers are the default --client-ca-file.
+    const signing = await loadSigningMaterial(config.clusterSigning, config.dataDir);
+    const auth = await assembleAuthentication(config, names, authorizationModes, logger, cleanups, clientSigningCaPems(signing).join(''));
     const saConfig = auth.serviceAccounts;
     const tokenAuthenticators: BearerTokenAuthenticator[] = [auth.staticTokens];
 
