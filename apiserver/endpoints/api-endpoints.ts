@@ -7,9 +7,10 @@ import { admissionChain, type AdmissionChain } from '../admission/chain.js';
 import type { AdmissionPlugin } from '../admission/plugin.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
 import { serviceAccountAdmission } from '../admission/plugins/service-account.js';
+import { certificateAdmission } from '../admission/plugins/certificates.js';
 import { defaultFeatureGates, type FeatureGates } from '../features/feature-gates.js';
 import type { Naming } from '../naming/naming.js';
-import type { KindStrategy, ServerServices } from '../registry/kind-strategy.js';
+import { noServerServices, type KindStrategy, type ServerServices } from '../registry/kind-strategy.js';
 import type { RuntimeConfig } from '../registry/runtime-config.js';
 import type { Filter } from '../server/request-state.js';
 import { discoveryEndpoints } from './discovery/discovery-endpoints.js';
@@ -76,8 +77,14 @@ export function apiEndpoints(o: ApiOptions): Api {
   const features = o.features ?? defaultFeatureGates;
   const cbor = features.enabled('CBORServingAndStorage');
   const openapi = openapiEndpoints({ naming: o.naming, kinds, cbor, ...aggregated });
-  // Kubernetes' order: NamespaceLifecycle, ServiceAccount (pods), then the caller's (ValidatingAdmissionPolicy ...).
-  const admission = admissionChain([namespaceLifecycle(resources, o.naming), serviceAccountAdmission(resources, o.naming), ...(o.admissionPlugins?.(resources) ?? [])]);
+  // Kubernetes' order: NamespaceLifecycle, ServiceAccount (pods), the certificate plugins (CSR approval and
+  // signing authorized by the server's authorizer), then the caller's (ValidatingAdmissionPolicy ...).
+  const admission = admissionChain([
+    namespaceLifecycle(resources, o.naming),
+    serviceAccountAdmission(resources, o.naming),
+    ...certificateAdmission(o.naming, (o.services ?? noServerServices).authorizer),
+    ...(o.admissionPlugins?.(resources) ?? []),
+  ]);
   const router = resourceRouter({ naming: o.naming, resources, features, admission, ...(o.services ? { services: o.services } : {}) });
   const local: Filter = (ctx, next) => discovery(ctx, () => openapi(ctx, () => router(ctx, next)));
   const proxy = o.aggregation?.filter;

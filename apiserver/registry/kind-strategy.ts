@@ -29,12 +29,19 @@ import type { Schema } from '../schema/schema.js';
 import type { FieldError } from '../validation/field-error.js';
 import type { VersionedStorage } from './versioned-storage.js';
 
+/** The sub-resources the generic registry serves with the object's own kind (`KindStrategy.subresources`). */
+export type GenericSubresource = 'status' | 'approval';
+
+/** `status` or `approval` for those path segments, else '' (the main resource, or another sub-resource). */
+export const genericSubresourceOf = (subresource: string): '' | GenericSubresource =>
+  subresource === 'status' || subresource === 'approval' ? subresource : '';
+
 export interface StrategyContext {
   readonly naming: Naming;
   /** The request's namespace ('' for cluster-scoped kinds). */
   readonly namespace: string;
   readonly dryRun: boolean;
-  /** '' for the main resource, `status` or `scale` for those sub-resources. */
+  /** '' for the main resource, `status`, `approval` or `scale` for those sub-resources. */
   readonly subresource: string;
   /**
    * The write the hooks run for: `validate` runs for both, so a kind whose create rules differ from its
@@ -88,8 +95,13 @@ export interface KindStrategy {
   readonly categories?: readonly string[];
   /** Default: all eight verbs. */
   readonly verbs?: readonly Verb[];
-  /** Sub-resources served through the generic verbs: `status`. (`scale` is `scale`, others `connectSubresources`.) */
-  readonly subresources?: readonly 'status'[];
+  /**
+   * Sub-resources served through the generic verbs (get, update, patch): `status`, and `approval`
+   * (CertificateSigningRequest). Writes to either go through prepareForStatusUpdate /
+   * validateStatusUpdate with `ctx.subresource` naming which, and are recorded in managedFields under that
+   * sub-resource. (`scale` is `scale`, others `connectSubresources`.)
+   */
+  readonly subresources?: readonly GenericSubresource[];
   /**
    * The `scale` sub-resource: an autoscaling/v1 Scale over the object's replica count (a CRD's
    * `subresources.scale` paths, or a built-in workload's fields). See `ScaleSubresource`.

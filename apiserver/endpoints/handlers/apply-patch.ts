@@ -14,6 +14,7 @@ import { requesterOf } from '../../authorization/access.js';
 import { writeAdmissionOf } from './admission.js';
 import type { RequestScope } from './request-scope.js';
 import { addWarnings, respond } from './respond.js';
+import { genericSubresourceOf } from '../../registry/kind-strategy.js';
 
 /** The resourceVersion of an `If-Match` header (`"42"`, `W/"42"`, `42`, `*`), undefined without one. */
 export function ifMatchOf(scope: RequestScope): string | undefined {
@@ -42,7 +43,7 @@ export async function handleApplyPatch(scope: RequestScope, parsed: StrictParse,
   const result = await applyObject(served.registry.context, info.namespace, info.name, value, {
     dryRun: options.dryRun,
     fieldManager: fieldManagerOf(scope, options.fieldManager),
-    subresource: info.subresource === 'status' ? 'status' : '',
+    subresource: genericSubresourceOf(info.subresource),
     requester: requesterOf(scope.ctx.state),
     force: options.force === true,
     ...(ifMatch === undefined ? {} : { ifMatch }),

@@ -28,6 +28,7 @@ import { requesterOf } from '../../authorization/access.js';
 import { writeAdmissionOf } from './admission.js';
 import { handleApplyPatch, ifMatchOf, parseApplyYaml } from './apply-patch.js';
 import { checkIfMatch } from '../../registry/generic/apply.js';
+import { genericSubresourceOf } from '../../registry/kind-strategy.js';
 
 /** Upstream's order; `application/apply-patch+cbor` only with CBORServingAndStorage (no CBOR form of the others). */
 const PATCH_FORMATS: readonly BodyFormat[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply-patch-yaml'];
@@ -81,7 +82,7 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
   const result = await served.registry.patch(info.namespace, info.name, apply, {
     dryRun: options.dryRun,
     fieldManager: fieldManagerOf(scope, options.fieldManager),
-    subresource: info.subresource === 'status' ? 'status' : '',
+    subresource: genericSubresourceOf(info.subresource),
     requester: requesterOf(scope.ctx.state),
     admission: writeAdmissionOf(scope, 'PatchOptions', options),
   });

@@ -6,6 +6,7 @@ import { parseWriteOptions } from '../../request/query.js';
 import { fieldManagerOf } from './field-manager.js';
 import { requesterOf } from '../../authorization/access.js';
 import { writeAdmissionOf } from './admission.js';
+import { genericSubresourceOf } from '../../registry/kind-strategy.js';
 
 /** PUT of an object or its status: 200, or 201 when the kind allows create-on-update and it created. */
 export async function handleUpdate(scope: RequestScope): Promise<void> {
@@ -20,7 +21,7 @@ export async function handleUpdate(scope: RequestScope): Promise<void> {
   const result = await scope.served.registry.update(info.namespace, info.name, object, {
     dryRun: options.dryRun,
     fieldManager: fieldManagerOf(scope, options.fieldManager),
-    subresource: info.subresource === 'status' ? 'status' : '',
+    subresource: genericSubresourceOf(info.subresource),
     requester: requesterOf(scope.ctx.state),
     admission: writeAdmissionOf(scope, 'UpdateOptions', options),
   });

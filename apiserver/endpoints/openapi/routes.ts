@@ -84,19 +84,21 @@ export function resourceRoutes(naming: Naming, group: string, k: KindStrategy): 
       responses: [{ code: 200, payload: objectResponse }, { code: 202, payload: objectResponse }],
     },
   ]);
-  if (k.subresources?.includes('status')) {
-    add(`${prefix}${nsPath}/${k.resource}/{name}/status`, true, [
+  // `status` and `approval` (CertificateSigningRequest), in Kubernetes' order: approval before status.
+  for (const name of [...(k.subresources ?? [])].sort()) {
+    const sub = name.charAt(0).toUpperCase() + name.slice(1);
+    add(`${prefix}${nsPath}/${k.resource}/{name}/${name}`, true, [
       verbs.has('get') && {
-        method: 'get', action: 'get', operationId: `read${gv}${scoped}Status`, description: `read status of the specified ${k.kind}`,
+        method: 'get', action: 'get', operationId: `read${gv}${scoped}${sub}`, description: `read ${name} of the specified ${k.kind}`,
         responses: [{ code: 200, payload: 'object' }],
       },
       verbs.has('update') && {
-        method: 'put', action: 'put', operationId: `replace${gv}${scoped}Status`, description: `replace status of the specified ${k.kind}`,
+        method: 'put', action: 'put', operationId: `replace${gv}${scoped}${sub}`, description: `replace ${name} of the specified ${k.kind}`,
         body: 'object', responses: [{ code: 200, payload: 'object' }, { code: 201, payload: 'object' }],
       },
       verbs.has('patch') && {
-        method: 'patch', action: 'patch', operationId: `patch${gv}${scoped}Status`,
-        description: `partially update status of the specified ${k.kind}`, body: 'patch',
+        method: 'patch', action: 'patch', operationId: `patch${gv}${scoped}${sub}`,
+        description: `partially update ${name} of the specified ${k.kind}`, body: 'patch',
         responses: [{ code: 200, payload: 'object' }, { code: 201, payload: 'object' }],
       },
     ]);

@@ -10,6 +10,7 @@ import { methodNotAllowed, notFound } from '../../errors/constructors.js';
 import type { FeatureGates } from '../../features/feature-gates.js';
 import type { Naming } from '../../naming/naming.js';
 import type { ServerServices } from '../../registry/kind-strategy.js';
+import { genericSubresourceOf } from '../../registry/kind-strategy.js';
 import type { AdmissionChain } from '../../admission/chain.js';
 import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
 import type { AppContext, Filter } from '../../server/request-state.js';
@@ -103,7 +104,9 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       return;
     }
     if (info.subresource !== '') {
-      if (info.subresource !== 'status' || !(strategy.subresources ?? []).includes('status')) throw notFound();
+      // `status` and `approval` (KindStrategy.subresources): the object's own kind, get / update / patch.
+      const sub = genericSubresourceOf(info.subresource);
+      if (sub === '' || !(strategy.subresources ?? []).includes(sub)) throw notFound();
       if (!statusVerbs.has(info.verb)) throw methodNotAllowed(gr, info.verb);
     }
     const verb = info.verb as Verb;

@@ -45,7 +45,8 @@ export async function applyObject(ctx: RegistryContext, namespace: string, name:
     namespace: ns,
     name,
   });
-  const status = opts.subresource === 'status';
+  const sub = opts.subresource === 'status' || opts.subresource === 'approval' ? opts.subresource : '';
+  const status = sub !== '';
   const stepOpts = { ...opts, applied: true };
   const res = await guaranteedUpdate(ctx, key, name, opts.dryRun === true, async (current) => {
     checkIfMatch(ctx, name, opts.ifMatch, current);
@@ -55,12 +56,12 @@ export async function applyObject(ctx: RegistryContext, namespace: string, name:
       if (typeof uid === 'string' && uid !== '') {
         throw conflict(ctx.gr, name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
       }
-      const { object } = applyToObject(undefined, config, writer(ctx, opts, status ? 'status' : ''), opts.force === true);
+      const { object } = applyToObject(undefined, config, writer(ctx, opts, sub), opts.force === true);
       const have = object.metadata?.name ?? '';
       if (have !== name) throw badRequest(`the name of the object (${have}) does not match the name on the URL (${name})`);
       return admittedCreate(ctx, object, ns, stepOpts);
     }
-    const { object } = applyToObject(current, config, writer(ctx, opts, status ? 'status' : ''), opts.force === true);
+    const { object } = applyToObject(current, config, writer(ctx, opts, sub), opts.force === true);
     return admittedUpdate(ctx, object, current, ns, name, stepOpts);
   });
   return { object: res.object, created: res.outcome === 'create', warnings: res.warnings };

@@ -17,6 +17,7 @@
  */
 import type { KubeObject } from '../../api/object.js';
 import { trackUpdateOnObject, type WriteContext } from '../fieldmanager/field-manager.js';
+import type { GenericSubresource } from '../kind-strategy.js';
 import type { WriteOptions } from './options.js';
 import type { RegistryContext } from './registry-context.js';
 import { rfc3339 } from './system-fields.js';
@@ -25,13 +26,14 @@ import { rfc3339 } from './system-fields.js';
 export const DEFAULT_FIELD_MANAGER = 'unknown';
 
 /** Who writes and which fields the write may own: the main resource, or `/status`. */
-export function writer(ctx: RegistryContext, opts: WriteOptions, subresource: '' | 'status' | 'scale', time = rfc3339(ctx.now())): WriteContext {
+export function writer(ctx: RegistryContext, opts: WriteOptions, subresource: '' | GenericSubresource | 'scale', time = rfc3339(ctx.now())): WriteContext {
   return {
     manager: opts.fieldManager ?? DEFAULT_FIELD_MANAGER,
     apiVersion: ctx.apiVersion,
     subresource,
     time,
-    scope: subresource === 'status' ? 'status-only' : ctx.hasStatus ? 'no-status' : 'all',
+    // `/approval` writes conditions inside `status`: its fields are tracked as `/status`'s are.
+    scope: subresource === 'status' || subresource === 'approval' ? 'status-only' : ctx.hasStatus ? 'no-status' : 'all',
     schema: ctx.strategy.schema,
   };
 }
@@ -41,7 +43,7 @@ export function writer(ctx: RegistryContext, opts: WriteOptions, subresource: ''
  * create) to `next`, whose managedFields hold the client's input on entry. Skipped for the steps of a
  * server-side apply (`opts.applied`), which recorded its own entry.
  */
-export function trackUpdate(ctx: RegistryContext, prev: KubeObject | undefined, next: KubeObject, opts: WriteOptions, subresource: '' | 'status' | 'scale', time?: string): void {
+export function trackUpdate(ctx: RegistryContext, prev: KubeObject | undefined, next: KubeObject, opts: WriteOptions, subresource: '' | GenericSubresource | 'scale', time?: string): void {
   if (opts.applied === true) return;
   trackUpdateOnObject(prev, next, writer(ctx, opts, subresource, time));
 }

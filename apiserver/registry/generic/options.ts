@@ -5,6 +5,7 @@
 import type { KubeObject } from '../../api/object.js';
 import type { FieldSelector, LabelSelector } from '../../selectors/selector.js';
 import type { Requester } from '../../authorization/access.js';
+import type { GenericSubresource } from '../kind-strategy.js';
 
 export interface GetOptions {
   /** '' (default): most recent; '0': any; N: not older than N (504 when the store is behind N). */
@@ -52,10 +53,11 @@ export interface WriteAdmission {
 
 export interface UpdateOptions extends WriteOptions {
   /**
-   * '' for the main resource, `status` for the status sub-resource. `scale`: a main-resource update made
-   * through the scale sub-resource (managedFields record it under sub-resource `scale`).
+   * '' for the main resource, `status` (or `approval`) for those sub-resources (KindStrategy.subresources).
+   * `scale`: a main-resource update made through the scale sub-resource (managedFields record it under
+   * sub-resource `scale`).
    */
-  readonly subresource?: '' | 'status' | 'scale';
+  readonly subresource?: '' | GenericSubresource | 'scale';
 }
 
 export interface Preconditions {

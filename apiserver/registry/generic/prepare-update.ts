@@ -92,12 +92,18 @@ export function prepareUpdate(ctx: RegistryContext, obj: KubeObject, old: KubeOb
   return { type: 'write', obj, warnings };
 }
 
-/** `/status` update of `old` with the status of `input` (owned). */
+/**
+ * `/status` update of `old` with the status of `input` (owned); also `/approval` (KindStrategy.subresources),
+ * which needs the kind's prepareForStatusUpdate to say what it writes (`ctx.subresource` tells them apart).
+ */
 export function prepareStatusUpdate(ctx: RegistryContext, input: KubeObject, old: KubeObject, namespace: string, name: string, opts: UpdateOptions): UpdateOutcome {
   const s = ctx.strategy;
-  if (!ctx.hasStatus) throw badRequest(`the server does not serve the status sub-resource of ${ctx.gr.resource}`);
+  const sub = opts.subresource === 'approval' ? 'approval' : 'status';
+  if (!(s.subresources ?? []).includes(sub) || (sub === 'approval' && s.prepareForStatusUpdate === undefined)) {
+    throw badRequest(`the server does not serve the ${sub} sub-resource of ${ctx.gr.resource}`);
+  }
   common(ctx, input, old, namespace, name);
-  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, 'status', 'update');
+  const sctx = strategyContext(ctx, namespace, opts.dryRun === true, sub, 'update', opts.requester);
   let obj: KubeObject;
   if (s.prepareForStatusUpdate !== undefined) {
     obj = input;
@@ -109,7 +115,7 @@ export function prepareStatusUpdate(ctx: RegistryContext, input: KubeObject, old
     setOrDelete(obj.metadata as Record<string, unknown>, 'managedFields', input.metadata.managedFields);
   }
   const warnings = validateForStatusUpdate(ctx, obj, old, sctx);
-  trackUpdate(ctx, old, obj, opts, 'status');
+  trackUpdate(ctx, old, obj, opts, sub);
   s.canonicalize?.(obj);
   obj.metadata.resourceVersion = old.metadata.resourceVersion;
   return { type: 'write', obj, warnings };

@@ -4,7 +4,7 @@
  * update: a `metadata.resourceVersion` in the body is a precondition (stale: 409 with kube's
  * optimistic-lock message, never retried); without one the update is unconditional and retried on store
  * conflicts. A missing object is created when the kind allows create-on-update (`created: true`, 201),
- * else 404. `subresource: 'status'` updates only the status.
+ * else 404. `subresource: 'status'` (or `approval`) updates only what that sub-resource owns.
  *
  * patch: `apply` receives a fresh copy of the current object (with its resourceVersion) and returns the
  * patched object; it runs again on every retry. A patch that changes `metadata.resourceVersion` made it a
@@ -25,9 +25,10 @@ export async function admittedUpdate(ctx: RegistryContext, obj: KubeObject, curr
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
   checkResourceVersion(ctx, name, obj, current);
   await opts.admission?.mutate(obj, current);
-  const outcome = opts.subresource === 'status' ? prepareStatusUpdate(ctx, obj, current, ns, name, opts) : prepareUpdate(ctx, obj, current, ns, name, opts);
+  const sub = opts.subresource === 'status' || opts.subresource === 'approval';
+  const outcome = sub ? prepareStatusUpdate(ctx, obj, current, ns, name, opts) : prepareUpdate(ctx, obj, current, ns, name, opts);
   // The server's reservations (WriteHooks) for a main-resource write; the update loop finishes them.
-  const finish = outcome.type === 'write' && opts.subresource !== 'status' && ctx.writeHooks !== undefined
+  const finish = outcome.type === 'write' && !sub && ctx.writeHooks !== undefined
     ? await ctx.writeHooks.beginWrite(outcome.obj, current, strategyContext(ctx, ns, opts.dryRun === true, opts.subresource === 'scale' ? 'scale' : '', 'update', opts.requester))
     : undefined;
   try {
@@ -60,7 +61,7 @@ export async function updateObject(ctx: RegistryContext, namespace: string, name
     const obj = jsonClone(input);
     if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
     if (current === undefined) {
-      if (ctx.strategy.allowCreateOnUpdate !== true || opts.subresource === 'status') throw notFound(ctx.gr, name);
+      if (ctx.strategy.allowCreateOnUpdate !== true || opts.subresource === 'status' || opts.subresource === 'approval') throw notFound(ctx.gr, name);
       ensureName(obj, name);
       return admittedCreate(ctx, obj, ns, opts);
     }

@@ -39,6 +39,7 @@ import { replicationControllers } from './core/replicationcontroller.js';
 import { horizontalPodAutoscalers } from './autoscaling/horizontalpodautoscaler.js';
 import { ipAddresses } from './networking/ipaddress.js';
 import { serviceCIDRs } from './networking/servicecidr.js';
+import { certificateSigningRequests } from './certificates/certificatesigningrequest.js';
 
 const BUILTIN: readonly KindStrategy[] = Object.freeze([
   configMaps,
@@ -69,6 +70,7 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   statefulSets,
   replicationControllers,
   horizontalPodAutoscalers,
+  certificateSigningRequests,
   // networking.<domain>/v1beta1: off unless --runtime-config enables it.
   serviceCIDRs,
   ipAddresses,
