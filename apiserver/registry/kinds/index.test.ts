@@ -30,6 +30,7 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'apps/StatefulSet',
     '/ReplicationController',
     'autoscaling/HorizontalPodAutoscaler',
+    'certificates/CertificateSigningRequest',
     'networking/ServiceCIDR',
     'networking/IPAddress',
     'authentication/SelfSubjectReview',
