@@ -10,7 +10,8 @@
  *   `--controllers` flag);
  * - ValidatingAdmissionPolicy status (type checking warnings and observedGeneration);
  * - Service allocation repair (frees cluster IPs, IPAddress objects and node ports no Service holds);
- * - the `kubernetes` Service in `default` and its EndpointSlice from the live replicas' identity records.
+ * - the `kubernetes` Service in `default` and its EndpointSlice from the live replicas' identity records;
+ * - csrapproving (node-agent client requests) and csrsigning (approved requests of the well-known signers).
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -30,6 +31,11 @@ import type { ServedResources } from '../endpoints/resources/served-resources.js
 import { createEventRecorder } from '../events/event-recorder.js';
 import type { Logger } from '../log/logger.js';
 import type { Naming } from '../naming/naming.js';
+import type { Authorizer } from '../authorization/authorizer.js';
+import { startCsrApprovingController } from '../controllers/certificates/csr-approving-controller.js';
+import { startCsrSigningController } from '../controllers/certificates/csr-signing-controller.js';
+import { signerNames } from '../registry/kinds/certificates/signer-names.js';
+import type { SigningMaterial } from '../tls/signing-material.js';
 
 export function startInServerControllers(
   store: Store,
@@ -39,6 +45,7 @@ export function startInServerControllers(
   logger: Logger,
   serviceAllocation?: ServiceAllocation,
   endpoint?: { readonly port: () => number | undefined; readonly listening: Promise<unknown> },
+  certificates?: { readonly authorizer: Authorizer; readonly signing: SigningMaterial },
 ): LeaderElector {
   return startLeaderElection({
     store,
@@ -103,6 +110,28 @@ export function startInServerControllers(
           listening: endpoint.listening,
           ...(config.endpointReconcileIntervalMs === undefined ? {} : { intervalMs: config.endpointReconcileIntervalMs }),
           onError: (err) => logger.warn({ err }, 'kubernetes service controller'),
+        }));
+      }
+
+      // csrapproving and csrsigning (kube-controller-manager's), when CertificateSigningRequests are served.
+      const csrs = registry(names.group('certificates'), 'certificatesigningrequests');
+      if (csrs !== undefined && certificates !== undefined) {
+        const signers = signerNames(names);
+        stopOnAbort(startCsrApprovingController({
+          csrs,
+          signers,
+          naming: names,
+          authorizer: certificates.authorizer,
+          onError: (err, csr) => logger.warn({ err, csr }, 'csrapproving'),
+          onApproved: (csr) => logger.info({ csr }, 'csrapproving: approved'),
+        }));
+        stopOnAbort(startCsrSigningController({
+          csrs,
+          signers,
+          material: certificates.signing,
+          onError: (err, csr) => logger.warn({ err, csr }, 'csrsigning'),
+          onIssued: (csr) => logger.info({ csr }, 'csrsigning: issued a certificate'),
+          onFailed: (csr, message) => logger.info({ csr, message }, 'csrsigning: refused'),
         }));
       }
 

@@ -257,7 +257,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         api = (ctx, next) => oidc(ctx, () => resources(ctx, next));
       }
 
-      const elector = startInServerControllers(theStore, served.resources, config, names, logger, serviceAllocation, { port: () => listeningPort, listening });
+      const elector = startInServerControllers(theStore, served.resources, config, names, logger, serviceAllocation, { port: () => listeningPort, listening }, { authorizer, signing });
       cleanups.push(() => elector.stop());
     }
 

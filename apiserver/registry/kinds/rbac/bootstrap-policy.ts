@@ -17,6 +17,7 @@ import type { KubeObject } from '../../../api/object.js';
 import { authenticatedGroup, mastersGroup, unauthenticatedGroup } from '../../../auth/user-info.js';
 import type { Naming } from '../../../naming/naming.js';
 import type { PolicyRule } from '../../../authorization/rbac-types.js';
+import { signerNames } from '../certificates/signer-names.js';
 import { aggregateLabel, autoupdateAnnotation, bootstrappingLabel, rbacGroup } from './rbac-names.js';
 
 export interface BootstrapPolicy {
@@ -46,6 +47,7 @@ function clusterRoleRules(n: Naming): Record<string, PolicyRule[]> {
   const authz = n.group('authorization');
   const rbac = rbacGroup(n);
   const certificates = n.group('certificates');
+  const signers = signerNames(n);
   const coordination = n.group('coordination');
   const discovery = n.group('discovery');
   const networking = n.group('networking');
@@ -108,6 +110,14 @@ function clusterRoleRules(n: Naming): Record<string, PolicyRule[]> {
     ],
     'system:auth-delegator': [rule(['create'], [authn], ['tokenreviews']), rule(['create'], [authz], ['subjectaccessreviews'])],
     'system:node-bootstrapper': [rule(['create', 'get', 'list', 'watch'], [certificates], ['certificatesigningrequests'])],
+    // What csrapproving asks of a node-agent client request's requester (kube binds none of them by default).
+    [`system:${certificates}:certificatesigningrequests:nodeclient`]: [rule(['create'], [certificates], ['certificatesigningrequests/nodeclient'])],
+    [`system:${certificates}:certificatesigningrequests:selfnodeclient`]: [rule(['create'], [certificates], ['certificatesigningrequests/selfnodeclient'])],
+    // Approval of each well-known signer's requests, named after kube's signer words.
+    [`system:${certificates}:kube-apiserver-client-approver`]: [rule(['approve'], [certificates], ['signers'], [signers.apiserverClient])],
+    [`system:${certificates}:kube-apiserver-client-kubelet-approver`]: [rule(['approve'], [certificates], ['signers'], [signers.nodeAgentClient])],
+    [`system:${certificates}:kubelet-serving-approver`]: [rule(['approve'], [certificates], ['signers'], [signers.nodeAgentServing])],
+    [`system:${certificates}:legacy-unknown-approver`]: [rule(['approve'], [certificates], ['signers'], [signers.legacyUnknown])],
     'system:service-account-issuer-discovery': [urls(['get'], ['/.well-known/openid-configuration', '/openid/v1/jwks'])],
   };
 }

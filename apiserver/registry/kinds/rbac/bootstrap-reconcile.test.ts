@@ -50,7 +50,14 @@ describe('the policy', () => {
   test('the roles and bindings kube 1.32 creates for this server, each labelled and annotated', () => {
     expect(policy.clusterRoles.map((r) => r.metadata.name).sort()).toEqual([
       'admin', 'cluster-admin', 'edit', 'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
-      'system:auth-delegator', 'system:basic-user', 'system:discovery', 'system:monitoring', 'system:node-bootstrapper',
+      'system:auth-delegator', 'system:basic-user',
+      'system:certificates.k8s.io:certificatesigningrequests:nodeclient',
+      'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient',
+      'system:certificates.k8s.io:kube-apiserver-client-approver',
+      'system:certificates.k8s.io:kube-apiserver-client-kubelet-approver',
+      'system:certificates.k8s.io:kubelet-serving-approver',
+      'system:certificates.k8s.io:legacy-unknown-approver',
+      'system:discovery', 'system:monitoring', 'system:node-bootstrapper',
       'system:public-info-viewer', 'system:service-account-issuer-discovery', 'view',
     ]);
     for (const o of [...policy.clusterRoles, ...policy.clusterRoleBindings]) {

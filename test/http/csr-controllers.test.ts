@@ -1,0 +1,261 @@
+/**
+ * csrapproving and csrsigning end to end on real servers, the node agent played by Node's crypto
+ * (a P-256 key and a PKCS#10 request made with WebCrypto):
+ *
+ * - a node (static token user `system:node:n1` in `system:nodes`, allowed `selfnodeclient`) asks for a
+ *   client certificate of the node-agent client signer: the request is Approved (AutoApproved, the self
+ *   message) and gets a certificate, awaited on a watch of the request; the certificate's validity is the
+ *   asked expirationSeconds (kube's 5-minute backdating of notBefore), it chains to the generated signing
+ *   CA, and a request made with it authenticates as `system:node:n1` in `system:nodes` (SelfSubjectReview);
+ * - a bootstrapper allowed `nodeclient` gets another node's request approved with the node-client message;
+ *   a requester allowed neither stays pending, and a request of another signer is never auto-approved;
+ * - an admin-approved node-agent request that breaks the signer's rules is Failed
+ *   (SignerValidationFailure, kube's message) and gets no certificate;
+ * - two replicas on one etcd, sharing the signing files: exactly one replica issues each certificate (the
+ *   leader), seen in the replicas' logs and in the request's single certificate write.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { makeCsr } from '../../apiserver/controllers/certificates/testing-csr.js';
+import type { ServerConfig } from '../../apiserver/config/server-config.js';
+import { startServer, type RunningServer } from '../../apiserver/server/start-server.js';
+import { generateCa } from '../../apiserver/tls/generate-certs.js';
+import { signingCaPaths } from '../../apiserver/tls/signing-material.js';
+import { describeEtcd } from '../harness/describe-etcd.js';
+import { startEtcd, type EtcdCluster } from '../harness/etcd.js';
+import { memoryLogger, stopAll, tempDir, testConfig, startTestServer } from '../server/helpers.js';
+import { apiRequest, type ApiResponse } from './helpers.js';
+import { openWatch } from './watch-client.js';
+
+const GROUP = 'certificates.platform.io';
+const CSRS = `/apis/${GROUP}/v1/certificatesigningrequests`;
+const RBAC = 'rbac.platform.io';
+const NODE_CLIENT_SIGNER = 'platform.io/apiserver-client-nodeagent';
+const CLIENT_SIGNER = 'platform.io/apiserver-client';
+
+const TOKENS = { admin: 'admin-token-0123456789', n1: 'node-n1-token-0123456789', boot: 'bootstrap-token-0123456789', eve: 'eve-token-0123456789' };
+
+type Json = Record<string, any>;
+
+function tokenFile(dir: string): string {
+  const file = join(dir, 'tokens.csv');
+  writeFileSync(file, [
+    `${TOKENS.admin},admin,uid-admin,"system:masters"`,
+    `${TOKENS.n1},system:node:n1,uid-n1,"system:nodes"`,
+    `${TOKENS.boot},bootstrapper,uid-boot,"system:bootstrappers"`,
+    `${TOKENS.eve},eve,uid-eve,"devs"`,
+  ].join('\n'));
+  return file;
+}
+
+interface Api {
+  readonly url: string;
+  readonly ca: string;
+  as(token: string): (method: string, path: string, body?: unknown) => Promise<ApiResponse>;
+}
+
+function apiOf(server: RunningServer): Api {
+  const ca = server.caPem!;
+  return {
+    url: server.url,
+    ca,
+    as: (token) => (method, path, body) => apiRequest({ url: server.url, ca, token }, method, path, body === undefined ? {} : { body: body as object }),
+  };
+}
+
+function expectCode(res: ApiResponse, code: number, what: string): void {
+  if (res.status !== code) throw new Error(`${what}: expected ${code}, got ${res.status} ${res.text()}`);
+}
+
+const binding = (name: string, role: string, groups: string[]): Json => ({
+  apiVersion: `${RBAC}/v1`,
+  kind: 'ClusterRoleBinding',
+  metadata: { name },
+  roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role },
+  subjects: groups.map((g) => ({ apiGroup: RBAC, kind: 'Group', name: g })),
+});
+
+/** kubeadm's bindings: nodes renew their own, bootstrappers ask for any node; both may create requests. */
+async function bindNodeRoles(api: Api): Promise<void> {
+  const admin = api.as(TOKENS.admin);
+  for (const b of [
+    binding('csr-create', 'system:node-bootstrapper', ['system:nodes', 'system:bootstrappers', 'devs']),
+    binding('csr-selfnodeclient', `system:${GROUP}:certificatesigningrequests:selfnodeclient`, ['system:nodes']),
+    binding('csr-nodeclient', `system:${GROUP}:certificatesigningrequests:nodeclient`, ['system:bootstrappers']),
+  ]) expectCode(await admin('POST', `/apis/${RBAC}/v1/clusterrolebindings`, b), 201, `binding ${b.metadata.name}`);
+}
+
+const csrObject = (name: string, csrPem: string, signerName: string, usages: string[], expirationSeconds?: number): Json => ({
+  apiVersion: `${GROUP}/v1`,
+  kind: 'CertificateSigningRequest',
+  metadata: { name },
+  spec: { request: Buffer.from(csrPem).toString('base64'), signerName, usages, ...(expirationSeconds === undefined ? {} : { expirationSeconds }) },
+});
+
+const conditionsOf = (o: Json): Json[] => o.status?.conditions ?? [];
+
+/** Watches the request (as admin) until `pred` holds for it; returns that state. Bounded by the watch client's timeout. */
+async function watchCsr(api: Api, name: string, start: () => Promise<void>, pred: (o: Json) => boolean, timeoutMs = 15_000): Promise<Json> {
+  const w = await openWatch({ url: api.url, ca: api.ca, token: TOKENS.admin }, CSRS, { fieldSelector: `metadata.name=${name}` });
+  try {
+    expect(w.status).toBe(200);
+    await start();
+    const ev = await w.until((e) => (e.type === 'ADDED' || e.type === 'MODIFIED') && pred(e.object), timeoutMs);
+    return ev.object;
+  } finally {
+    w.close();
+  }
+}
+
+/** POST with a client certificate (no bearer token). */
+function withClientCert(api: Api, certPem: string, keyPem: string, path: string, body: unknown): Promise<{ status: number; json: Json }> {
+  return new Promise((resolve, reject) => {
+    const payload = Buffer.from(JSON.stringify(body));
+    const req = httpsRequest(new URL(path, api.url), {
+      method: 'POST', ca: api.ca, cert: certPem, key: keyPem, agent: false,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const whoamiBody = { apiVersion: 'authentication.platform.io/v1', kind: 'SelfSubjectReview' };
+
+describe('csrapproving and csrsigning (embedded store)', () => {
+  let api: Api;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = tempDir('csr-controllers-');
+    const server = await startTestServer({ dataDir, tokenAuthFile: tokenFile(dataDir) });
+    api = apiOf(server);
+    await bindNodeRoles(api);
+  });
+  afterAll(() => stopAll());
+
+  it('a node gets its own client certificate approved and issued, and authenticates with it', async () => {
+    const node = await makeCsr('CN=system:node:n1, O=system:nodes');
+    const name = 'node-csr-n1';
+    const issued = await watchCsr(api, name, async () => {
+      expectCode(await api.as(TOKENS.n1)('POST', CSRS, csrObject(name, node.csrPem, NODE_CLIENT_SIGNER, ['digital signature', 'client auth'], 3600)), 201, 'creating the CSR');
+    }, (o) => typeof o.status?.certificate === 'string');
+
+    expect(issued.spec.username).toBe('system:node:n1');
+    expect(conditionsOf(issued)).toEqual([expect.objectContaining({
+      type: 'Approved', status: 'True', reason: 'AutoApproved', message: 'Auto approving self kubelet client certificate after SubjectAccessReview.',
+    })]);
+    const certPem = Buffer.from(issued.status.certificate, 'base64').toString('utf8');
+    const cert = new X509Certificate(certPem);
+    expect(cert.subject).toBe('CN=system:node:n1\nO=system:nodes');
+    // expirationSeconds 3600 (short-lived: notAfter not backdated), notBefore backdated 5 minutes.
+    const lifetimeMs = new Date(cert.validTo).getTime() - new Date(cert.validFrom).getTime();
+    expect(lifetimeMs).toBe(3600_000 + 5 * 60_000);
+    expect(Math.abs(new Date(cert.validTo).getTime() - (Date.now() + 3600_000))).toBeLessThan(60_000);
+    const signingCa = new X509Certificate(readFileSync(signingCaPaths(dataDir).cert, 'utf8'));
+    expect(cert.verify(signingCa.publicKey)).toBe(true);
+
+    const who = await withClientCert(api, certPem, node.keyPem, '/apis/authentication.platform.io/v1/selfsubjectreviews', whoamiBody);
+    expect(who.status).toBe(201);
+    expect(who.json.status.userInfo.username).toBe('system:node:n1');
+    expect(who.json.status.userInfo.groups).toEqual(expect.arrayContaining(['system:nodes', 'system:authenticated']));
+  });
+
+  it('a bootstrapper allowed nodeclient gets a node request approved; other requesters and signers stay pending', async () => {
+    const admin = api.as(TOKENS.admin);
+    // Eve may create requests but is allowed neither nodeclient nor selfnodeclient; alice asks for another signer.
+    const eve = await makeCsr('CN=system:node:n3, O=system:nodes');
+    expectCode(await api.as(TOKENS.eve)('POST', CSRS, csrObject('a-eve-node-csr', eve.csrPem, NODE_CLIENT_SIGNER, ['digital signature', 'client auth'])), 201, 'eve CSR');
+    const user = await makeCsr('CN=alice, O=devs');
+    expectCode(await api.as(TOKENS.n1)('POST', CSRS, csrObject('a-n1-user-csr', user.csrPem, CLIENT_SIGNER, ['client auth'])), 201, 'client-signer CSR');
+
+    const boot = await makeCsr('CN=system:node:n2, O=system:nodes');
+    const approved = await watchCsr(api, 'z-boot-node-csr', async () => {
+      expectCode(await api.as(TOKENS.boot)('POST', CSRS, csrObject('z-boot-node-csr', boot.csrPem, NODE_CLIENT_SIGNER, ['digital signature', 'key encipherment', 'client auth'])), 201, 'bootstrap CSR');
+    }, (o) => typeof o.status?.certificate === 'string');
+    expect(conditionsOf(approved)[0]).toMatchObject({ type: 'Approved', reason: 'AutoApproved', message: 'Auto approving kubelet client certificate after SubjectAccessReview.' });
+    // A pass handles the requests in name order: the one that approved z-boot-node-csr looked at these before it.
+    for (const name of ['a-eve-node-csr', 'a-n1-user-csr']) {
+      const got = await admin('GET', `${CSRS}/${name}`);
+      expectCode(got, 200, name);
+      expect(conditionsOf(got.json())).toEqual([]);
+      expect(got.json().status?.certificate).toBeUndefined();
+    }
+  });
+
+  it('an approved request breaking the signer rules is Failed with kube reason and message', async () => {
+    const admin = api.as(TOKENS.admin);
+    const bad = await makeCsr('CN=system:node:n4, O=system:nodes');
+    const name = 'bad-usage-csr';
+    expectCode(await admin('POST', CSRS, csrObject(name, bad.csrPem, NODE_CLIENT_SIGNER, ['digital signature', 'client auth', 'server auth'])), 201, 'bad CSR');
+    const failed = await watchCsr(api, name, async () => {
+      const current = (await admin('GET', `${CSRS}/${name}`)).json();
+      current.status = { conditions: [{ type: 'Approved', status: 'True', reason: 'AdminApproved', message: 'by hand' }] };
+      expectCode(await admin('PUT', `${CSRS}/${name}/approval`, current), 200, 'approving');
+    }, (o) => conditionsOf(o).some((c) => c.type === 'Failed'));
+    expect(conditionsOf(failed).find((c) => c.type === 'Failed')).toMatchObject({
+      status: 'True', reason: 'SignerValidationFailure', message: 'usages did not match [client auth digital signature key encipherment]',
+    });
+    expect(failed.status.certificate).toBeUndefined();
+  });
+});
+
+describeEtcd('csrsigning on two replicas of one etcd', () => {
+  let etcd: EtcdCluster;
+  const replicas: { server: RunningServer; lines: () => string[] }[] = [];
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.server.close()));
+    await etcd?.stop();
+    await stopAll();
+  });
+
+  it('exactly one replica issues each certificate', async () => {
+    etcd = await startEtcd();
+    const shared = tempDir('csr-replicas-');
+    const ca = await generateCa('shared-signer');
+    writeFileSync(join(shared, 'signer.crt'), ca.certPem);
+    writeFileSync(join(shared, 'signer.key'), ca.keyPem, { mode: 0o600 });
+    const base: Partial<ServerConfig> = {
+      storage: { backend: 'etcd', endpoints: [...etcd.endpoints] },
+      storagePrefix: `/registry-csr-${process.pid}`,
+      tokenAuthFile: tokenFile(shared),
+      clusterSigning: { durationMs: 8760 * 3_600_000, all: { certFile: join(shared, 'signer.crt'), keyFile: join(shared, 'signer.key') } },
+    };
+    for (let i = 0; i < 2; i += 1) {
+      const log = memoryLogger('info');
+      const server = await startServer(testConfig({ ...base, dataDir: tempDir(`csr-replica-${i}-`) }), { logger: log.logger });
+      replicas.push({ server, lines: log.lines });
+    }
+    const [a, b] = replicas.map((r) => apiOf(r.server)) as [Api, Api];
+    await bindNodeRoles(a);
+
+    const names: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const name = `replica-csr-${i}`;
+      names.push(name);
+      const node = await makeCsr('CN=system:node:n1, O=system:nodes');
+      // Alternate the replica the node talks to; the leader issues whichever.
+      const via = i % 2 === 0 ? a : b;
+      const issued = await watchCsr(via, name, async () => {
+        expectCode(await via.as(TOKENS.n1)('POST', CSRS, csrObject(name, node.csrPem, NODE_CLIENT_SIGNER, ['digital signature', 'client auth'])), 201, name);
+      }, (o) => typeof o.status?.certificate === 'string');
+      expect(new X509Certificate(Buffer.from(issued.status.certificate, 'base64').toString('utf8')).verify(new X509Certificate(ca.certPem).publicKey)).toBe(true);
+      // Either replica authenticates the certificate (the shared signing CA is both replicas' default client CA).
+      const certPem = Buffer.from(issued.status.certificate, 'base64').toString('utf8');
+      for (const r of [a, b]) {
+        const who = await withClientCert(r, certPem, node.keyPem, '/apis/authentication.platform.io/v1/selfsubjectreviews', whoamiBody);
+        expect(who.json.status?.userInfo?.username).toBe('system:node:n1');
+      }
+    }
+    const issuedBy = (lines: () => string[], name: string) => lines().filter((l) => l.includes('csrsigning: issued a certificate') && l.includes(`"${name}"`)).length;
+    for (const name of names) {
+      expect(replicas.map((r) => issuedBy(r.lines, name)).sort()).toEqual([0, 1]);
+    }
+  });
+});
