@@ -12,7 +12,8 @@
  * - an admin-approved node-agent request that breaks the signer's rules is Failed
  *   (SignerValidationFailure, kube's message) and gets no certificate;
  * - two replicas on one etcd, sharing the signing files: exactly one replica issues each certificate (the
- *   leader), seen in the replicas' logs and in the request's single certificate write.
+ *   leader), seen in the replicas' logs; the leader stopping right after six requests were created loses
+ *   none of them (the other replica takes the lease and issues the rest, each once).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
@@ -206,11 +207,13 @@ describe('csrapproving and csrsigning (embedded store)', () => {
   });
 });
 
+const issuedBy = (lines: () => string[], name: string) => lines().filter((l) => l.includes('csrsigning: issued a certificate') && l.includes(`"${name}"`)).length;
+
 describeEtcd('csrsigning on two replicas of one etcd', () => {
   let etcd: EtcdCluster;
   const replicas: { server: RunningServer; lines: () => string[] }[] = [];
   afterAll(async () => {
-    await Promise.all(replicas.map((r) => r.server.close()));
+    await Promise.all(replicas.map((r) => r.server.close().catch(() => undefined)));
     await etcd?.stop();
     await stopAll();
   });
@@ -253,9 +256,42 @@ describeEtcd('csrsigning on two replicas of one etcd', () => {
         expect(who.json.status?.userInfo?.username).toBe('system:node:n1');
       }
     }
-    const issuedBy = (lines: () => string[], name: string) => lines().filter((l) => l.includes('csrsigning: issued a certificate') && l.includes(`"${name}"`)).length;
     for (const name of names) {
       expect(replicas.map((r) => issuedBy(r.lines, name)).sort()).toEqual([0, 1]);
     }
+  });
+
+  it('the leader stopping mid-stream loses no request: the other replica takes over and issues the rest', async () => {
+    const leaderIndex = replicas.findIndex((r) => r.lines().some((l) => l.includes('leading: starting the in-server controllers')));
+    expect(leaderIndex).toBeGreaterThanOrEqual(0);
+    const survivor = replicas[1 - leaderIndex]!;
+    const api = apiOf(survivor.server);
+    const names = Array.from({ length: 6 }, (_, i) => `failover-csr-${i}`);
+    const w = await openWatch({ url: api.url, ca: api.ca, token: TOKENS.admin }, CSRS, { labelSelector: 'failover=yes' });
+    expect(w.status).toBe(200);
+    try {
+      let closing: Promise<void> | undefined;
+      for (const [i, name] of names.entries()) {
+        // Stop the leader after half of the requests, while they are being approved and issued.
+        if (i === names.length / 2) closing = replicas[leaderIndex]!.server.close();
+        const node = await makeCsr('CN=system:node:n1, O=system:nodes');
+        const body = csrObject(name, node.csrPem, NODE_CLIENT_SIGNER, ['digital signature', 'client auth']);
+        body.metadata.labels = { failover: 'yes' };
+        expectCode(await api.as(TOKENS.n1)('POST', CSRS, body), 201, name);
+      }
+      await closing;
+      const certified = new Set<string>();
+      await w.until((e) => {
+        if (typeof e.object?.status?.certificate === 'string') certified.add(e.object.metadata.name);
+        return certified.size === names.length;
+      }, 30_000);
+    } finally {
+      w.close();
+    }
+    for (const name of names) {
+      expect(replicas.map((r) => issuedBy(r.lines, name)).reduce((a, b) => a + b, 0)).toBe(1);
+    }
+    // At least the requests created after the leader stopped were issued by the survivor.
+    expect(names.filter((n) => issuedBy(survivor.lines, n) === 1).length).toBeGreaterThanOrEqual(names.length / 2);
   });
 });
