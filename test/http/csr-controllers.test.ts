@@ -207,6 +207,41 @@ describe('csrapproving and csrsigning (embedded store)', () => {
   });
 });
 
+describe('csrapproving and csrsigning under --group-domain=k8s.io', () => {
+  afterAll(() => stopAll());
+
+  it('a kubelet client request of kubernetes.io/kube-apiserver-client-kubelet is approved and issued', async () => {
+    const dir = tempDir('csr-k8s-');
+    const server = await startTestServer({ dataDir: dir, tokenAuthFile: tokenFile(dir), groupDomain: 'k8s.io' });
+    const api = apiOf(server);
+    const rbac = 'rbac.authorization.k8s.io';
+    const admin = api.as(TOKENS.admin);
+    for (const [name, role] of [['csr-create', 'system:node-bootstrapper'], ['csr-self', 'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient']] as const) {
+      expectCode(await admin('POST', `/apis/${rbac}/v1/clusterrolebindings`, {
+        apiVersion: `${rbac}/v1`, kind: 'ClusterRoleBinding', metadata: { name },
+        roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: role }, subjects: [{ apiGroup: rbac, kind: 'Group', name: 'system:nodes' }],
+      }), 201, name);
+    }
+    const csrs = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+    const node = await makeCsr('CN=system:node:n1, O=system:nodes');
+    const w = await openWatch({ url: api.url, ca: api.ca, token: TOKENS.admin }, csrs, { fieldSelector: 'metadata.name=kubelet-csr' });
+    try {
+      const body = csrObject('kubelet-csr', node.csrPem, 'kubernetes.io/kube-apiserver-client-kubelet', ['digital signature', 'key encipherment', 'client auth'], 1200);
+      body.apiVersion = 'certificates.k8s.io/v1';
+      expectCode(await api.as(TOKENS.n1)('POST', csrs, body), 201, 'kubelet CSR');
+      const issued = (await w.until((e) => typeof e.object?.status?.certificate === 'string', 15_000)).object;
+      expect(conditionsOf(issued)[0]).toMatchObject({ type: 'Approved', reason: 'AutoApproved' });
+      const certPem = Buffer.from(issued.status.certificate, 'base64').toString('utf8');
+      const cert = new X509Certificate(certPem);
+      expect(new Date(cert.validTo).getTime() - new Date(cert.validFrom).getTime()).toBe(1200_000 + 5 * 60_000);
+      const who = await withClientCert(api, certPem, node.keyPem, '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+      expect(who.json.status.userInfo.username).toBe('system:node:n1');
+    } finally {
+      w.close();
+    }
+  });
+});
+
 const issuedBy = (lines: () => string[], name: string) => lines().filter((l) => l.includes('csrsigning: issued a certificate') && l.includes(`"${name}"`)).length;
 
 describeEtcd('csrsigning on two replicas of one etcd', () => {
