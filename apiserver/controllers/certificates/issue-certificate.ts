@@ -106,7 +106,11 @@ export async function parseCertificateRequest(pem: string): Promise<InstanceType
   } catch (err) {
     throw new IssueError(`unable to verify certificate request signature: ${(err as Error).message}`);
   }
-  if (!ok) throw new IssueError('unable to verify certificate request signature: x509: ECDSA verification failure');
+  if (!ok) {
+    // Go's wording per key type.
+    const detail = csr.publicKey.algorithm.name === 'ECDSA' ? 'x509: ECDSA verification failure' : 'crypto/rsa: verification error';
+    throw new IssueError(`unable to verify certificate request signature: ${detail}`);
+  }
   return csr;
 }
 
