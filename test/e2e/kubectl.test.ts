@@ -179,6 +179,7 @@ for (const variant of variants) {
         ['subjectaccessreviews', '', group('authorization'), 'false', 'SubjectAccessReview'],
         ['horizontalpodautoscalers', 'hpa', 'autoscaling/v1', 'true', 'HorizontalPodAutoscaler'],
         ['jobs', '', 'batch/v1', 'true', 'Job'],
+        ['certificatesigningrequests', 'csr', group('certificates'), 'false', 'CertificateSigningRequest'],
         ['leases', '', group('coordination'), 'true', 'Lease'],
         ['endpointslices', '', group('discovery'), 'true', 'EndpointSlice'],
         ['events', 'ev', group('events'), 'true', 'Event'],
