@@ -113,11 +113,11 @@ function clusterRoleRules(n: Naming): Record<string, PolicyRule[]> {
     // What csrapproving asks of a node-agent client request's requester (kube binds none of them by default).
     [`system:${certificates}:certificatesigningrequests:nodeclient`]: [rule(['create'], [certificates], ['certificatesigningrequests/nodeclient'])],
     [`system:${certificates}:certificatesigningrequests:selfnodeclient`]: [rule(['create'], [certificates], ['certificatesigningrequests/selfnodeclient'])],
-    // Approval of each well-known signer's requests, named after kube's signer words.
-    [`system:${certificates}:kube-apiserver-client-approver`]: [rule(['approve'], [certificates], ['signers'], [signers.apiserverClient])],
-    [`system:${certificates}:kube-apiserver-client-kubelet-approver`]: [rule(['approve'], [certificates], ['signers'], [signers.nodeAgentClient])],
-    [`system:${certificates}:kubelet-serving-approver`]: [rule(['approve'], [certificates], ['signers'], [signers.nodeAgentServing])],
-    [`system:${certificates}:legacy-unknown-approver`]: [rule(['approve'], [certificates], ['signers'], [signers.legacyUnknown])],
+    // Approval of each well-known signer's requests, named after the signer (kube's words under k8s.io).
+    ...Object.fromEntries([signers.apiserverClient, signers.nodeAgentClient, signers.nodeAgentServing, signers.legacyUnknown].map((signer) => [
+      `system:${certificates}:${signer.slice(signer.indexOf('/') + 1)}-approver`,
+      [rule(['approve'], [certificates], ['signers'], [signer])],
+    ])),
     'system:service-account-issuer-discovery': [urls(['get'], ['/.well-known/openid-configuration', '/openid/v1/jwks'])],
   };
 }

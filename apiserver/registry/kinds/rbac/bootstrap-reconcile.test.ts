@@ -92,6 +92,22 @@ describe('the policy', () => {
     ]);
     expect(basic.metadata.annotations).toEqual({ 'rbac.platform.io/autoupdate': 'true' });
     expect(p.clusterRoleBindings[0]!.roleRef).toEqual({ apiGroup: 'rbac.platform.io', kind: 'ClusterRole', name: 'cluster-admin' });
+    // The certificate roles in the domain's names; approvers named after the signers.
+    const names = p.clusterRoles.map((r) => r.metadata.name).filter((n) => n?.startsWith('system:certificates'));
+    expect(names.sort()).toEqual([
+      'system:certificates.platform.io:apiserver-client-approver',
+      'system:certificates.platform.io:apiserver-client-nodeagent-approver',
+      'system:certificates.platform.io:certificatesigningrequests:nodeclient',
+      'system:certificates.platform.io:certificatesigningrequests:selfnodeclient',
+      'system:certificates.platform.io:legacy-unknown-approver',
+      'system:certificates.platform.io:nodeagent-serving-approver',
+    ]);
+    expect(p.clusterRoles.find((r) => r.metadata.name === 'system:certificates.platform.io:apiserver-client-nodeagent-approver')!.rules).toEqual([
+      { verbs: ['approve'], apiGroups: ['certificates.platform.io'], resources: ['signers'], resourceNames: ['platform.io/apiserver-client-nodeagent'] },
+    ]);
+    expect(p.clusterRoles.find((r) => r.metadata.name === 'system:certificates.platform.io:certificatesigningrequests:selfnodeclient')!.rules).toEqual([
+      { verbs: ['create'], apiGroups: ['certificates.platform.io'], resources: ['certificatesigningrequests/selfnodeclient'] },
+    ]);
   });
 });
 
