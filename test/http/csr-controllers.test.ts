@@ -176,13 +176,20 @@ describe('csrapproving and csrsigning (embedded store)', () => {
     const user = await makeCsr('CN=alice, O=devs');
     expectCode(await api.as(TOKENS.n1)('POST', CSRS, csrObject('a-n1-user-csr', user.csrPem, CLIENT_SIGNER, ['client auth'])), 201, 'client-signer CSR');
 
+    // n1 may only renew its own: a request for another node's name stays pending.
+    const other = await makeCsr('CN=system:node:n9, O=system:nodes');
+    expectCode(await api.as(TOKENS.n1)('POST', CSRS, csrObject('a-n1-for-n9-csr', other.csrPem, NODE_CLIENT_SIGNER, ['digital signature', 'client auth'])), 201, 'n1 for n9');
+    // nodeclient covers the node-agent client signer only: a node subject for the API server client signer stays pending.
+    const wrongSigner = await makeCsr('CN=system:node:n5, O=system:nodes');
+    expectCode(await api.as(TOKENS.boot)('POST', CSRS, csrObject('a-boot-client-signer-csr', wrongSigner.csrPem, CLIENT_SIGNER, ['digital signature', 'client auth'])), 201, 'boot client signer');
+
     const boot = await makeCsr('CN=system:node:n2, O=system:nodes');
     const approved = await watchCsr(api, 'z-boot-node-csr', async () => {
       expectCode(await api.as(TOKENS.boot)('POST', CSRS, csrObject('z-boot-node-csr', boot.csrPem, NODE_CLIENT_SIGNER, ['digital signature', 'key encipherment', 'client auth'])), 201, 'bootstrap CSR');
     }, (o) => typeof o.status?.certificate === 'string');
     expect(conditionsOf(approved)[0]).toMatchObject({ type: 'Approved', reason: 'AutoApproved', message: 'Auto approving kubelet client certificate after SubjectAccessReview.' });
     // A pass handles the requests in name order: the one that approved z-boot-node-csr looked at these before it.
-    for (const name of ['a-eve-node-csr', 'a-n1-user-csr']) {
+    for (const name of ['a-eve-node-csr', 'a-n1-user-csr', 'a-n1-for-n9-csr', 'a-boot-client-signer-csr']) {
       const got = await admin('GET', `${CSRS}/${name}`);
       expectCode(got, 200, name);
       expect(conditionsOf(got.json())).toEqual([]);
