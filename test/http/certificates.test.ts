@@ -138,6 +138,21 @@ describe('CertificateSigningRequest (k8s.io, RBAC)', () => {
     expect([both.status, both.json().details.causes[0].message]).toEqual([422, 'Invalid value: "Approved": Approved and Denied conditions are mutually exclusive']);
   });
 
+  test('approval by server-side apply (managedFields under sub-resource approval); a dry run stores nothing', async () => {
+    const a = await create();
+    const path = `${CSRS}/${a.metadata.name}/approval`;
+    const config = JSON.stringify({ apiVersion: `${CERTS}/v1`, kind: 'CertificateSigningRequest', metadata: { name: a.metadata.name }, status: { conditions: [approved] } });
+    const headers = { 'Content-Type': 'application/apply-patch+yaml' };
+    const dry = (await must(send('ava', 'PATCH', path, { body: config, headers, query: { fieldManager: 'approver', dryRun: 'All' } }), 200)).json();
+    expect(dry.status.conditions.map((c: any) => c.type)).toEqual(['Approved']);
+    expect((await must(send('carol', 'GET', `${CSRS}/${a.metadata.name}`), 200)).json().status).toEqual({});
+    const applied = (await must(send('ava', 'PATCH', path, { body: config, headers, query: { fieldManager: 'approver' } }), 200)).json();
+    expect(applied.status.conditions).toEqual([expect.objectContaining({ type: 'Approved', reason: 'Test' })]);
+    expect(applied.metadata.managedFields).toContainEqual(expect.objectContaining({ manager: 'approver', operation: 'Apply', subresource: 'approval' }));
+    // The same apply by a user without approve on the signer is refused.
+    expect((await send('nobody', 'PATCH', path, { body: config, headers, query: { fieldManager: 'approver', force: 'true' } })).status).toBe(403);
+  });
+
   test('status: setting the certificate needs sign on the signer; conditions alone do not', async () => {
     const a = await create();
     const ok = (await must(send('ava', 'PUT', `${CSRS}/${a.metadata.name}/approval`, { body: withConditions(a, [approved]) }), 200)).json();
