@@ -14,11 +14,11 @@
  *
  * Runs on the leader replica only (leader-election.ts), like the other in-server controllers.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../../api/object.js';
 import type { ServedResources } from '../../endpoints/resources/served-resources.js';
 import { StatusError } from '../../errors/status-error.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
+import { followRegistry } from '../follow-registry.js';
 import { passLoop } from '../pass-loop.js';
 import { servedSchemaResolver } from './served-schemas.js';
 import { typeCheckPolicy, type SchemaResolver } from './type-check.js';
@@ -113,31 +113,7 @@ export function startPolicyStatusController(o: PolicyStatusControllerOptions): P
   // `pass` reads `loop.stopped` only when the loop runs it, after this line.
   const loop = passLoop(pass, o.resyncMs ?? 60_000, o.onError);
 
-  /** List, pass, then a pass after every event; again from a fresh list whenever the watch ends. */
-  const follow = async (): Promise<void> => {
-    while (!loop.stopped) {
-      try {
-        const list = await registry.list('', {});
-        loop.kick();
-        const watcher = await registry.watch('', {
-          resourceVersion: list.metadata.resourceVersion ?? '',
-          sendInitialEvents: false,
-          allowWatchBookmarks: false,
-          deadline: Number.MAX_SAFE_INTEGER,
-          signal: abort.signal,
-        });
-        try {
-          for await (const _event of watcher) loop.kick();
-        } finally {
-          watcher.close();
-        }
-      } catch (err) {
-        if (!loop.stopped) o.onError?.(err);
-      }
-      if (!loop.stopped) await sleep(o.rewatchDelayMs ?? 1000, undefined, { signal: abort.signal }).catch(() => undefined);
-    }
-  };
-  const following = follow();
+  const following = followRegistry(registry, loop, abort.signal, { onError: o.onError, rewatchDelayMs: o.rewatchDelayMs });
 
   return {
     kick: () => loop.kick(),

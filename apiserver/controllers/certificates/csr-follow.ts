@@ -6,9 +6,9 @@
  * nothing (no feedback loop). An error of one request is reported and the others go on; the next event or
  * resync retries it.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../../api/object.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
+import { followRegistry } from '../follow-registry.js';
 import { passLoop } from '../pass-loop.js';
 
 export interface CsrLoopOptions {
@@ -43,30 +43,7 @@ export function startCsrLoop(o: CsrLoopOptions): CsrController {
   };
   const loop = passLoop(pass, o.resyncMs ?? 60_000, o.onError);
 
-  const follow = async (): Promise<void> => {
-    while (!loop.stopped) {
-      try {
-        const list = await o.csrs.list('', {});
-        loop.kick();
-        const watcher = await o.csrs.watch('', {
-          resourceVersion: list.metadata.resourceVersion ?? '',
-          sendInitialEvents: false,
-          allowWatchBookmarks: false,
-          deadline: Number.MAX_SAFE_INTEGER,
-          signal: abort.signal,
-        });
-        try {
-          for await (const _event of watcher) loop.kick();
-        } finally {
-          watcher.close();
-        }
-      } catch (err) {
-        if (!loop.stopped) o.onError?.(err);
-      }
-      if (!loop.stopped) await sleep(o.rewatchDelayMs ?? 1000, undefined, { signal: abort.signal }).catch(() => undefined);
-    }
-  };
-  const following = follow();
+  const following = followRegistry(o.csrs, loop, abort.signal, { onError: o.onError, rewatchDelayMs: o.rewatchDelayMs });
 
   return {
     kick: () => loop.kick(),

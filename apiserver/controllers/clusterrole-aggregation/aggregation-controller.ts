@@ -14,8 +14,8 @@
  *
  * Runs on the leader replica only (leader-election.ts), like the namespace controller.
  */
+import { followRegistry } from '../follow-registry.js';
 import { passLoop } from '../pass-loop.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../../api/object.js';
 import { StatusError } from '../../errors/status-error.js';
@@ -127,31 +127,7 @@ export function startClusterRoleAggregation(o: AggregationControllerOptions): Ag
   const loop = passLoop(pass, resyncMs, o.onError);
   const run = loop.kick;
 
-  /** List, pass, then a pass after every event; again from a fresh list whenever the watch ends. */
-  const follow = async (): Promise<void> => {
-    while (!loop.stopped) {
-      try {
-        const list = await registry.list('', {});
-        run();
-        const watcher = await registry.watch('', {
-          resourceVersion: list.metadata.resourceVersion ?? '',
-          sendInitialEvents: false,
-          allowWatchBookmarks: false,
-          deadline: Number.MAX_SAFE_INTEGER,
-          signal: abort.signal,
-        });
-        try {
-          for await (const _event of watcher) run();
-        } finally {
-          watcher.close();
-        }
-      } catch (err) {
-        if (!loop.stopped) o.onError?.(err);
-      }
-      if (!loop.stopped) await sleep(rewatchDelayMs, undefined, { signal: abort.signal }).catch(() => undefined);
-    }
-  };
-  const following = follow();
+  const following = followRegistry(registry, loop, abort.signal, { onError: o.onError, rewatchDelayMs });
 
   return {
     kick: run,
