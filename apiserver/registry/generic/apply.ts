@@ -18,6 +18,7 @@ import { guaranteedUpdate } from './guaranteed-update.js';
 import type { UpdateOptions, UpdateResult } from './options.js';
 import { admittedCreate, admittedUpdate } from './update.js';
 import { requestNamespace, type RegistryContext } from './registry-context.js';
+import { genericSubresourceOf } from '../kind-strategy.js';
 
 export interface ApplyOptions extends UpdateOptions {
   /** `force=true`: take the conflicting fields from their managers. */
@@ -45,7 +46,7 @@ export async function applyObject(ctx: RegistryContext, namespace: string, name:
     namespace: ns,
     name,
   });
-  const sub = opts.subresource === 'status' || opts.subresource === 'approval' ? opts.subresource : '';
+  const sub = genericSubresourceOf(opts.subresource ?? '');
   const status = sub !== '';
   const stepOpts = { ...opts, applied: true };
   const res = await guaranteedUpdate(ctx, key, name, opts.dryRun === true, async (current) => {

@@ -17,7 +17,7 @@
  */
 import type { KubeObject } from '../../api/object.js';
 import { trackUpdateOnObject, type WriteContext } from '../fieldmanager/field-manager.js';
-import type { GenericSubresource } from '../kind-strategy.js';
+import { genericSubresourceOf, type GenericSubresource } from '../kind-strategy.js';
 import type { WriteOptions } from './options.js';
 import type { RegistryContext } from './registry-context.js';
 import { rfc3339 } from './system-fields.js';
@@ -33,7 +33,7 @@ export function writer(ctx: RegistryContext, opts: WriteOptions, subresource: ''
     subresource,
     time,
     // `/approval` writes conditions inside `status`: its fields are tracked as `/status`'s are.
-    scope: subresource === 'status' || subresource === 'approval' ? 'status-only' : ctx.hasStatus ? 'no-status' : 'all',
+    scope: genericSubresourceOf(subresource) !== '' ? 'status-only' : ctx.hasStatus ? 'no-status' : 'all',
     schema: ctx.strategy.schema,
   };
 }

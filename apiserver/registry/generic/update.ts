@@ -19,13 +19,14 @@ import type { UpdateOptions, UpdateResult } from './options.js';
 import { ensureName } from './object-checks.js';
 import { checkResourceVersion, prepareStatusUpdate, prepareUpdate } from './prepare-update.js';
 import { requestNamespace, strategyContext, type RegistryContext } from './registry-context.js';
+import { genericSubresourceOf } from '../kind-strategy.js';
 
 /** One attempt of an update of `current` to `obj` (owned): admission around the kind's update pipeline. */
 export async function admittedUpdate(ctx: RegistryContext, obj: KubeObject, current: KubeObject, ns: string, name: string, opts: UpdateOptions): Promise<UpdateOutcome> {
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
   checkResourceVersion(ctx, name, obj, current);
   await opts.admission?.mutate(obj, current);
-  const sub = opts.subresource === 'status' || opts.subresource === 'approval';
+  const sub = genericSubresourceOf(opts.subresource ?? '') !== '';
   const outcome = sub ? prepareStatusUpdate(ctx, obj, current, ns, name, opts) : prepareUpdate(ctx, obj, current, ns, name, opts);
   // The server's reservations (WriteHooks) for a main-resource write; the update loop finishes them.
   const finish = outcome.type === 'write' && !sub && ctx.writeHooks !== undefined
@@ -61,7 +62,7 @@ export async function updateObject(ctx: RegistryContext, namespace: string, name
     const obj = jsonClone(input);
     if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
     if (current === undefined) {
-      if (ctx.strategy.allowCreateOnUpdate !== true || opts.subresource === 'status' || opts.subresource === 'approval') throw notFound(ctx.gr, name);
+      if (ctx.strategy.allowCreateOnUpdate !== true || genericSubresourceOf(opts.subresource ?? '') !== '') throw notFound(ctx.gr, name);
       ensureName(obj, name);
       return admittedCreate(ctx, obj, ns, opts);
     }
