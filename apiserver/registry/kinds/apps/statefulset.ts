@@ -10,7 +10,7 @@
  */
 import type { KubeObject } from '../../../api/object.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
-import { labelSelectorFromObject, type LabelSelectorObject } from '../../../selectors/label-selector-object.js';
+import { labelSelectorText } from '../../../selectors/label-format.js';
 import type { FieldError } from '../../../validation/field-error.js';
 import type { KindStrategy } from '../../kind-strategy.js';
 import type { ScaleSubresource } from '../../scale-subresource.js';
@@ -30,9 +30,8 @@ const schema = kindSchema(
 
 /** The Scale's `status.selector`: the spec's label selector as text ('' when it cannot be read). */
 function selectorText(sts: KubeObject): string {
-  const spec = isObject(sts.spec) ? sts.spec : {};
   try {
-    return labelSelectorFromObject(isObject(spec.selector) ? (spec.selector as LabelSelectorObject) : undefined).toString();
+    return labelSelectorText(isObject(sts.spec) ? sts.spec.selector : undefined);
   } catch {
     return '';
   }

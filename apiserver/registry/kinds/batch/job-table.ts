@@ -9,7 +9,7 @@
  * - SELECTOR: the selector in label-selector syntax, `<none>` when it selects nothing.
  */
 import type { KubeObject } from '../../../api/object.js';
-import { labelSelectorFromObject, type LabelSelectorObject } from '../../../selectors/label-selector-object.js';
+import { formatLabelSelector } from '../../../selectors/label-format.js';
 import type { TableConvention } from '../../kind-strategy.js';
 import { arrayAt, isObject, objectAt, objectItems, type JsonObject } from '../core/pod/json-values.js';
 import { containerCells } from '../core/pod/template-cells.js';
@@ -51,17 +51,6 @@ export function durationCell(job: KubeObject, now: Date): string {
   return humanDuration((Number.isNaN(end) ? now.getTime() : end) - start);
 }
 
-/** metav1.FormatLabelSelector: the selector's text, `<none>` when empty or absent, `<error>` when invalid. */
-export function selectorCell(selector: unknown): string {
-  try {
-    const text = labelSelectorFromObject(isObject(selector) ? (selector as unknown as LabelSelectorObject) : null).toString();
-    return text === '' ? '<none>' : text;
-  } catch {
-    return '<error>';
-  }
-}
-
-
 export const jobTable: TableConvention = table(
   [
     nameColumn,
@@ -80,6 +69,6 @@ export const jobTable: TableConvention = table(
     durationCell(job, now),
     ageCell(job, now),
     ...containerCells(objectAt(specOf(job), 'template')),
-    selectorCell(specOf(job).selector),
+    formatLabelSelector(specOf(job).selector),
   ],
 );

@@ -8,14 +8,8 @@ import type { TableConvention } from '../../kind-strategy.js';
 import { count } from '../apps/workload-table.js';
 import { containerCells } from './pod/template-cells.js';
 import { ageCell, ageColumn, column, nameCell, nameColumn, table } from '../shared/table.js';
-import { isObject, objectAt } from './pod/json-values.js';
-
-/** labels.FormatLabels: sorted `k=v` pairs joined by commas, `<none>` for an empty map. */
-function formatSelector(selector: Record<string, unknown> | undefined): string {
-  const keys = Object.keys(selector ?? {}).sort();
-  if (keys.length === 0) return '<none>';
-  return keys.map((k) => `${k}=${String(selector![k])}`).join(',');
-}
+import { formatLabels } from '../../../selectors/label-format.js';
+import { isObject } from './pod/json-values.js';
 
 export const replicationControllerTable: TableConvention = table(
   [
@@ -37,7 +31,7 @@ export const replicationControllerTable: TableConvention = table(
       count(obj.status, 'readyReplicas'),
       ageCell(obj, now),
       ...containerCells(spec.template),
-      formatSelector(objectAt(spec, 'selector')),
+      formatLabels(spec.selector),
     ];
   },
 );

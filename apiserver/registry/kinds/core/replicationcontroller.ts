@@ -14,6 +14,7 @@
  */
 import type { KubeObject } from '../../../api/object.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
+import { labelMapText } from '../../../selectors/label-format.js';
 import type { FieldError } from '../../../validation/field-error.js';
 import type { KindStrategy } from '../../kind-strategy.js';
 import type { ScaleSubresource } from '../../scale-subresource.js';
@@ -48,13 +49,7 @@ function defaultReplicationController(rc: KubeObject): void {
 }
 
 /** The Scale's `status.selector`: `spec.selector` as text (labels.SelectorFromSet), keys sorted. */
-function selectorText(rc: KubeObject): string {
-  const selector = isObject(rc.spec) ? objectAt(rc.spec, 'selector') : undefined;
-  return Object.keys(selector ?? {})
-    .sort()
-    .map((k) => `${k}=${String(selector![k])}`)
-    .join(',');
-}
+const selectorText = (rc: KubeObject): string => labelMapText(isObject(rc.spec) ? rc.spec.selector : undefined);
 
 const scale = Object.freeze({
   specReplicasPath: '.spec.replicas',
