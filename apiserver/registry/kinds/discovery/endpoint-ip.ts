@@ -4,41 +4,26 @@
  * and the address ranges an endpoint may not use.
  */
 import { isIPv6 } from 'node:net';
+import { is4In6, parseAddr } from '../../../validation/netip.js';
 
 /** The 16 bytes of an IPv6 address, or the 4 of an IPv4 one (`::ffff:a.b.c.d` included); undefined if neither. */
 export function parseIP(text: string): { bytes: number[]; v4: boolean } | undefined {
   const v4 = parseIPv4(text);
   if (v4 !== undefined) return { bytes: v4, v4: true };
+  // Node's check (inet_pton) decides what is IPv6. It refuses leading zeros in an embedded IPv4 part
+  // (as netip does; Go's sloppy parser would take them), so netip's parser reads all it lets through.
   if (!isIPv6(text) || text.includes('%')) return undefined;
-  const bytes = parseIPv6(text);
-  const mapped = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
-  return mapped ? { bytes: bytes.slice(12), v4: true } : { bytes, v4: false };
+  const addr = parseAddr(text);
+  const bytes = Array.from(addr.bytes);
+  return is4In6(addr) ? { bytes: bytes.slice(12), v4: true } : { bytes, v4: false };
 }
 
+/** Dotted decimal; unlike netip, octets may carry leading zeros (read as decimal). */
 function parseIPv4(text: string): number[] | undefined {
   const parts = text.split('.');
   if (parts.length !== 4 || parts.some((p) => !/^[0-9]{1,3}$/.test(p))) return undefined;
   const bytes = parts.map(Number);
   return bytes.every((b) => b <= 255) ? bytes : undefined;
-}
-
-/** Only called on text `net.isIPv6` accepted. */
-function parseIPv6(text: string): number[] {
-  let s = text;
-  let tail: number[] = [];
-  const lastColon = s.lastIndexOf(':');
-  if (s.slice(lastColon + 1).includes('.')) {
-    tail = parseIPv4(s.slice(lastColon + 1)) ?? [0, 0, 0, 0];
-    s = `${s.slice(0, lastColon + 1)}0:0`;
-  }
-  const [head = '', rest] = s.split('::');
-  const groups = (part: string): number[] => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
-  const h = groups(head);
-  const t = rest === undefined ? [] : groups(rest);
-  const all = [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
-  const bytes = all.flatMap((g) => [g >> 8, g & 0xff]);
-  if (tail.length === 4) bytes.splice(12, 4, ...tail);
-  return bytes;
 }
 
 /** The messages Kubernetes gives an endpoint IP in a range an endpoint may not use (empty if fine). */
