@@ -2,7 +2,7 @@
  * The `kubernetes` Service in `default` and its EndpointSlice, kept by the leader from the live replicas'
  * identity records (kube-apiserver's lease endpoint reconciler), with two replicas on one etcd advertising
  * 10.1.0.11 and 10.1.0.12: the Service takes the first address of the range with port 443 `https` to the
- * secure port; the slice lists both replicas, ready, labelled with the service name; a replica that stops
+ * secure port (a changed port is put back); the slice lists both replicas, ready, labelled with the service name; a replica that stops
  * leaves the slice; a deleted slice is written again. Conditions are awaited by bounded polls.
  */
 import { parseServiceClusterIPRanges } from '../../apiserver/config/service-range-flags.js';
@@ -54,6 +54,14 @@ describeBackends(all, (b) => {
       { addresses: ['10.1.0.12'], conditions: { ready: true } },
     ]);
     expect(both.ports).toEqual([{ name: 'https', port: leaderPort, protocol: 'TCP' }]);
+
+    // A changed port is put back by the leader.
+    const changed = await a.request('PATCH', SERVICE, { body: { spec: { ports: [{ name: 'https', port: 8443, protocol: 'TCP', targetPort: leaderPort }] } } });
+    expect(changed.status).toBe(200);
+    expect(changed.json().spec.ports[0].port).toBe(8443);
+    const restored = (await pollUntil(() => a.request('GET', SERVICE), (r) => r.status === 200 && r.json().spec.ports[0].port === 443, 'the port put back')).json();
+    expect(restored.spec.ports).toEqual([{ name: 'https', port: 443, protocol: 'TCP', targetPort: leaderPort }]);
+    expect(restored.spec.clusterIP).toBe('10.96.0.1');
 
     // A deleted slice is written again by the leader.
     expect((await a.request('DELETE', SLICE)).status).toBe(200);
