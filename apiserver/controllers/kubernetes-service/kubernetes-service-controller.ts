@@ -77,9 +77,7 @@ export function startKubernetesServiceController(o: KubernetesServiceOptions): K
     }
     const spec = (current.spec ?? {}) as Record<string, unknown>;
     if (jsonEqual(spec.ports, ports)) return;
-    const next = JSON.parse(JSON.stringify(current)) as KubeObject;
-    (next.spec as Record<string, unknown>).ports = ports;
-    await o.services.update(NAMESPACE, NAME, next, manager);
+    await o.services.update(NAMESPACE, NAME, { ...current, spec: { ...spec, ports } }, manager);
   }
 
   async function ensureSlice(port: number): Promise<void> {
