@@ -2,8 +2,9 @@
  * The `kubernetes` Service in `default` and its EndpointSlice, kept by the leader from the live replicas'
  * identity records (kube-apiserver's lease endpoint reconciler), with two replicas on one etcd advertising
  * 10.1.0.11 and 10.1.0.12: the Service takes the first address of the range with port 443 `https` to the
- * secure port (a changed port is put back); the slice lists both replicas, ready, labelled with the service name; a replica that stops
- * leaves the slice; a deleted slice is written again. Conditions are awaited by bounded polls.
+ * secure port (a changed port is put back); the slice lists both replicas, ready, labelled with the service
+ * name; a replica that stops leaves the slice; a deleted slice is written again. Conditions are awaited by
+ * bounded polls.
  */
 import { parseServiceClusterIPRanges } from '../../apiserver/config/service-range-flags.js';
 import { backends, describeBackends, stopBackends, type ApiResponse, type TestApi } from './helpers.js';
