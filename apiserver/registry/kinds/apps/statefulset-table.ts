@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../../api/object.js';
 import type { TableConvention } from '../../kind-strategy.js';
 import { ageCell, ageColumn, column, nameCell, nameColumn, table } from '../shared/table.js';
-import { containerCells } from '../core/pod/template-cells.js';
+import { containerCells, wideContainerColumns } from '../core/pod/template-cells.js';
 import { count } from './workload-table.js';
 
 export const statefulSetTable: TableConvention = table(
@@ -14,8 +14,7 @@ export const statefulSetTable: TableConvention = table(
     nameColumn,
     column('Ready', 'string', 'Number of the pod with ready state'),
     ageColumn,
-    column('Containers', 'string', 'Names of each container in the template.', 1),
-    column('Images', 'string', 'Images referenced by each container in the template.', 1),
+    ...wideContainerColumns,
   ],
   (obj: KubeObject, now) => {
     const spec = obj.spec as Record<string, unknown> | undefined;

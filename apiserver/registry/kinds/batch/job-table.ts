@@ -12,7 +12,7 @@ import type { KubeObject } from '../../../api/object.js';
 import { formatLabelSelector } from '../../../selectors/label-format.js';
 import type { TableConvention } from '../../kind-strategy.js';
 import { arrayAt, isObject, objectAt, objectItems, type JsonObject } from '../core/pod/json-values.js';
-import { containerCells } from '../core/pod/template-cells.js';
+import { containerCells, wideContainerColumns } from '../core/pod/template-cells.js';
 import { humanDuration } from '../shared/human-duration.js';
 import { ageCell, ageColumn, column, nameCell, nameColumn, table } from '../shared/table.js';
 
@@ -58,8 +58,7 @@ export const jobTable: TableConvention = table(
     column('Completions', 'string', 'The number of pods which reached phase Succeeded, out of the completions the job needs.'),
     column('Duration', 'string', 'Time required to complete the job.'),
     ageColumn,
-    column('Containers', 'string', 'Names of each container in the template.', 1),
-    column('Images', 'string', 'Images referenced by each container in the template.', 1),
+    ...wideContainerColumns,
     column('Selector', 'string', 'A label query over pods that should match the pod count.', 1),
   ],
   (job, now) => [

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../../api/object.js';
 import type { TableConvention } from '../../kind-strategy.js';
 import { count } from '../apps/workload-table.js';
-import { containerCells } from './pod/template-cells.js';
+import { containerCells, wideContainerColumns } from './pod/template-cells.js';
 import { ageCell, ageColumn, column, nameCell, nameColumn, table } from '../shared/table.js';
 import { formatLabels } from '../../../selectors/label-format.js';
 import { isObject } from './pod/json-values.js';
@@ -18,8 +18,7 @@ export const replicationControllerTable: TableConvention = table(
     column('Current', 'integer', 'Replicas is the most recently observed number of replicas.'),
     column('Ready', 'integer', 'The number of ready replicas for this replication controller.'),
     ageColumn,
-    column('Containers', 'string', 'Names of each container in the template.', 1),
-    column('Images', 'string', 'Images referenced by each container in the template.', 1),
+    ...wideContainerColumns,
     column('Selector', 'string', 'Selector is a label query over pods that should match the Replicas count.', 1),
   ],
   (obj: KubeObject, now) => {
