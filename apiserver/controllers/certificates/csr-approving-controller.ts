@@ -66,7 +66,7 @@ export function startCsrApprovingController(o: CsrApprovingOptions): CsrControll
     if (v.hasCertificate || v.decided || v.signerName !== o.signers.nodeAgentClient) return;
     let parsed;
     try {
-      parsed = await parseCertificateRequest(v.requestPem);
+      parsed = parseCertificateRequest(v.requestPem);
     } catch (err) {
       if (err instanceof IssueError) throw new Error(`unable to parse csr "${v.name}": ${err.message}`);
       throw err;

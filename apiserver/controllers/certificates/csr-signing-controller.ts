@@ -16,6 +16,7 @@
 import type { KubeObject } from '../../api/object.js';
 import { StatusError } from '../../errors/status-error.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
+import type { ParsedCsr } from '../../registry/kinds/certificates/parse-csr.js';
 import type { SignerNames } from '../../registry/kinds/certificates/signer-names.js';
 import type { SigningMaterial } from '../../tls/signing-material.js';
 import { csrView, startCsrLoop, withCondition, type CsrController } from './csr-follow.js';
@@ -61,8 +62,9 @@ export function startCsrSigningController(o: CsrSigningOptions): CsrController {
 
     let update: (current: KubeObject) => KubeObject;
     let failed: string | undefined;
+    let parsed: ParsedCsr;
     try {
-      const parsed = await parseCertificateRequest(v.requestPem);
+      parsed = parseCertificateRequest(v.requestPem);
       failed = signerProblem(role, requestNames(parsed), v.usages);
     } catch (err) {
       // kube: unparseable requests are an error for the queue, never Failed (validation keeps them out).
@@ -74,7 +76,7 @@ export function startCsrSigningController(o: CsrSigningOptions): CsrController {
       update = (current) => (pending(current) ? withCondition(current, { type: 'Failed', reason: 'SignerValidationFailure', message }) : current);
     } else {
       const certPem = await issueCertificate({
-        requestPem: v.requestPem,
+        request: parsed,
         usages: v.usages,
         ttlMs: certificateTtlMs(o.material.durationMs, v.expirationSeconds),
         ca,

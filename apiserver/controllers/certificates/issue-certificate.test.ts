@@ -1,7 +1,7 @@
 import { X509Certificate, createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { generateCa } from '../../tls/generate-certs.js';
 import { subtle, x509 } from '../../tls/crypto-provider.js';
-import { backdateMs, certificateTtlMs, issueCertificate, keyUsagesOf } from './issue-certificate.js';
+import { backdateMs, certificateTtlMs, issueCertificate, keyUsagesOf, parseCertificateRequest } from './issue-certificate.js';
 import { makeCsr } from './testing-csr.js';
 
 const hour = 3_600_000;
@@ -42,7 +42,7 @@ describe('issueCertificate', () => {
   it('issues a certificate with the request subject and key, the usages, backdated validity, signed by the CA', async () => {
     const req = await makeCsr('CN=system:node:n1, O=system:nodes');
     const fresh = new Date(Date.now());
-    const pem = await issueCertificate({ requestPem: req.csrPem, usages: ['digital signature', 'client auth'], ttlMs: hour, ca, now: fresh });
+    const pem = await issueCertificate({ request: parseCertificateRequest(req.csrPem), usages: ['digital signature', 'client auth'], ttlMs: hour, ca, now: fresh });
     const cert = new X509Certificate(pem);
     expect(cert.subject).toBe('CN=system:node:n1\nO=system:nodes');
     expect(cert.issuer).toBe('CN=test-signer');
@@ -60,15 +60,15 @@ describe('issueCertificate', () => {
   it('backdates notAfter too for long-lived certificates and caps it at the CA notAfter', async () => {
     const req = await makeCsr('CN=alice');
     const fresh = new Date();
-    const day = await issueCertificate({ requestPem: req.csrPem, usages: ['client auth'], ttlMs: 24 * hour, ca, now: fresh });
+    const day = await issueCertificate({ request: parseCertificateRequest(req.csrPem), usages: ['client auth'], ttlMs: 24 * hour, ca, now: fresh });
     expect(new Date(new X509Certificate(day).validTo).getTime()).toBe(Math.floor((fresh.getTime() + 24 * hour - backdateMs) / 1000) * 1000);
-    const forever = await issueCertificate({ requestPem: req.csrPem, usages: ['client auth'], ttlMs: 100 * 8760 * hour, ca, now: fresh });
+    const forever = await issueCertificate({ request: parseCertificateRequest(req.csrPem), usages: ['client auth'], ttlMs: 100 * 8760 * hour, ca, now: fresh });
     expect(new X509Certificate(forever).validTo).toBe(new X509Certificate(ca.certPem).validTo);
   });
 
   it('copies DNS and IP SANs for serving certificates', async () => {
     const req = await makeCsr('CN=system:node:n1, O=system:nodes', [{ type: 'dns', value: 'n1.example' }, { type: 'ip', value: '10.0.0.7' }]);
-    const pem = await issueCertificate({ requestPem: req.csrPem, usages: ['digital signature', 'server auth'], ttlMs: hour, ca });
+    const pem = await issueCertificate({ request: parseCertificateRequest(req.csrPem), usages: ['digital signature', 'server auth'], ttlMs: hour, ca });
     expect(new X509Certificate(pem).subjectAltName).toBe('DNS:n1.example, IP Address:10.0.0.7');
   });
 
@@ -86,23 +86,23 @@ describe('issueCertificate', () => {
     });
     const caPems = { certPem: rsaCa.toString('pem'), keyPem: privateKey.export({ type: 'pkcs1', format: 'pem' }) as string };
     const req = await makeCsr('CN=bob');
-    const pem = await issueCertificate({ requestPem: req.csrPem, usages: ['client auth'], ttlMs: hour, ca: caPems });
+    const pem = await issueCertificate({ request: parseCertificateRequest(req.csrPem), usages: ['client auth'], ttlMs: hour, ca: caPems });
     expect(new X509Certificate(pem).verify(new X509Certificate(caPems.certPem).publicKey)).toBe(true);
   });
 
   it('refuses when the CA has expired, and a tampered request', async () => {
     const req = await makeCsr('CN=carol');
     const caNotAfter = new Date(new X509Certificate(ca.certPem).validTo);
-    await expect(issueCertificate({ requestPem: req.csrPem, usages: ['client auth'], ttlMs: hour, ca, now: new Date(caNotAfter.getTime() + backdateMs + 1000) }))
+    await expect(issueCertificate({ request: parseCertificateRequest(req.csrPem), usages: ['client auth'], ttlMs: hour, ca, now: new Date(caNotAfter.getTime() + backdateMs + 1000) }))
       .rejects.toThrow(/^the signer has expired: NotAfter=/);
-    await expect(issueCertificate({ requestPem: req.csrPem, usages: ['client auth'], ttlMs: hour, ca, now: new Date(caNotAfter.getTime() + 1000) }))
+    await expect(issueCertificate({ request: parseCertificateRequest(req.csrPem), usages: ['client auth'], ttlMs: hour, ca, now: new Date(caNotAfter.getTime() + 1000) }))
       .rejects.toThrow(/^refusing to sign a certificate that expired in the past: NotAfter=/);
     const der = Buffer.from(req.csrPem.replace(/-----[^-]+-----|\s/g, ''), 'base64');
     // Flip a byte of the subject (inside the signed part): the signature no longer verifies.
     const at = der.indexOf(Buffer.from('carol'));
     der[at] = 'k'.charCodeAt(0);
     const tampered = `-----BEGIN CERTIFICATE REQUEST-----\n${der.toString('base64')}\n-----END CERTIFICATE REQUEST-----\n`;
-    await expect(issueCertificate({ requestPem: tampered, usages: ['client auth'], ttlMs: hour, ca })).rejects.toThrow('unable to verify certificate request signature: x509: ECDSA verification failure');
-    await expect(issueCertificate({ requestPem: 'garbage', usages: ['client auth'], ttlMs: hour, ca })).rejects.toThrow(/^unable to parse certificate request/);
+    expect(() => parseCertificateRequest(tampered)).toThrow('unable to verify certificate request signature: x509: ECDSA verification failure');
+    expect(() => parseCertificateRequest('garbage')).toThrow(/^unable to parse certificate request/);
   });
 });

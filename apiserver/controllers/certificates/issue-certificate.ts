@@ -16,6 +16,7 @@
  */
 import { createPrivateKey, randomBytes, type webcrypto } from 'node:crypto';
 import { subtle, x509 } from '../../tls/crypto-provider.js';
+import { checkCsrSignature, parseCsr, type ParsedCsr } from '../../registry/kinds/certificates/parse-csr.js';
 import { requestSans } from './signer-policy.js';
 
 /** A signer's CA: its certificate (first PEM block) and private key (PKCS#8, PKCS#1 or SEC1 PEM; RSA or ECDSA). */
@@ -92,31 +93,28 @@ export function keyUsagesOf(usages: readonly string[]): { keyUsage: number; extK
   return { keyUsage, extKeyUsages: order.filter((oid) => ext.has(oid)) };
 }
 
-/** A parsed, signature-checked request (kube: unable to parse / unable to verify messages). */
-export async function parseCertificateRequest(pem: string): Promise<InstanceType<typeof x509.Pkcs10CertificateRequest>> {
-  let csr: InstanceType<typeof x509.Pkcs10CertificateRequest>;
+/**
+ * A parsed, signature-checked request (kube: unable to parse / unable to verify messages). The same
+ * parsing and check as the registry's validation (parse-csr.ts), wrapped in the controller's wording.
+ */
+export function parseCertificateRequest(pem: string): ParsedCsr {
+  let csr: ParsedCsr;
   try {
-    csr = new x509.Pkcs10CertificateRequest(pem);
+    csr = parseCsr(Buffer.from(pem, 'latin1'));
   } catch (err) {
     throw new IssueError(`unable to parse certificate request: ${(err as Error).message}`);
   }
-  let ok = false;
   try {
-    ok = await csr.verify();
+    checkCsrSignature(csr);
   } catch (err) {
     throw new IssueError(`unable to verify certificate request signature: ${(err as Error).message}`);
-  }
-  if (!ok) {
-    // Go's wording per key type.
-    const detail = csr.publicKey.algorithm.name === 'ECDSA' ? 'x509: ECDSA verification failure' : 'crypto/rsa: verification error';
-    throw new IssueError(`unable to verify certificate request signature: ${detail}`);
   }
   return csr;
 }
 
 export interface IssueOptions {
-  /** The request, PEM `CERTIFICATE REQUEST`. */
-  readonly requestPem: string;
+  /** The request, parsed and signature-checked (`parseCertificateRequest`). */
+  readonly request: ParsedCsr;
   readonly usages: readonly string[];
   readonly ttlMs: number;
   readonly ca: SignerCa;
@@ -127,7 +125,7 @@ export interface IssueOptions {
 /** The issued certificate, PEM (one block, newline-terminated). */
 export async function issueCertificate(o: IssueOptions): Promise<string> {
   const now = (o.now ?? new Date()).getTime();
-  const csr = await parseCertificateRequest(o.requestPem);
+  const csr = o.request;
   const { keyUsage, extKeyUsages } = keyUsagesOf(o.usages);
   const caCert = new x509.X509Certificate(o.ca.certPem);
   const caNotAfter = caCert.notAfter.getTime();

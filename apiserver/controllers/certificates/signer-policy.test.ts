@@ -3,7 +3,7 @@ import { requestNames, signerProblem, type SignerRole } from './signer-policy.js
 import { makeCsr } from './testing-csr.js';
 
 type San = { type: 'dns' | 'ip' | 'email' | 'url'; value: string };
-const names = async (subject: string, sans: San[] = []) => requestNames(await parseCertificateRequest((await makeCsr(subject, sans)).csrPem));
+const names = async (subject: string, sans: San[] = []) => requestNames(parseCertificateRequest((await makeCsr(subject, sans)).csrPem));
 
 const node = 'CN=system:node:n1, O=system:nodes';
 const clientUsages = ['digital signature', 'key encipherment', 'client auth'];
