@@ -14,6 +14,7 @@ import { REDUCED_QUERY_PARAMETERS } from '../shared/reduced-query-parameters.js'
 import { column, nameCell, nameColumn, table } from '../shared/table.js';
 import { isObject, objectAt } from './pod/json-values.js';
 import { containerCells } from './pod/template-cells.js';
+import { formatLabels } from '../../../selectors/label-format.js';
 import { defaultPodSpec } from './pod/pod-defaults.js';
 import { podTemplateSpecSchema } from './pod/pod-template-spec-schema.js';
 import { validatePodTemplateSpec } from './pod/validate-pod-template-spec.js';
@@ -27,14 +28,6 @@ const TEMPLATE = FieldPath.root('template');
 function prepare(obj: KubeObject): void {
   const template = obj.template;
   if (isObject(template)) defaultPodSpec(template.spec);
-}
-
-/** `a=1,b=2` with sorted keys, `<none>` when empty (labels.FormatLabels). */
-function formatLabels(labels: unknown): string {
-  if (!isObject(labels)) return '<none>';
-  const keys = Object.keys(labels).sort();
-  if (keys.length === 0) return '<none>';
-  return keys.map((k) => `${k}=${String(labels[k])}`).join(',');
 }
 
 function templateCells(obj: KubeObject): [string, string, string] {
