@@ -64,6 +64,12 @@ export function serviceWriteHooks(a: ServiceAllocators): WriteHooks {
   const familyOf = (f: IPFamily): FamilyAllocator | undefined => a.families.find((x) => x.range.family === f);
   const clusterFamilies = a.families.map((x) => x.range.family);
   const report = (err: unknown, what: string): void => a.onError?.(err, what);
+  /** Stored addresses with the allocator of their family (an address of no cluster family is left out). */
+  const withFamily = (ips: readonly string[]): [FamilyAllocator, string][] =>
+    ips.flatMap((ip): [FamilyAllocator, string][] => {
+      const fam = familyOf(ipToBig(ip)?.family ?? 'IPv4');
+      return fam === undefined ? [] : [[fam, ip]];
+    });
 
   const releaseIPs = async (list: readonly [FamilyAllocator, string][], owner: ServiceRef): Promise<void> => {
     await Promise.all(list.map(([f, ip]) => f.release(ip, owner).catch((err: unknown) => report(err, `release ${ip}`))));
@@ -113,11 +119,7 @@ export function serviceWriteHooks(a: ServiceAllocators): WriteHooks {
     }
     s.clusterIPs = out;
     s.clusterIP = out[0];
-    for (let i = 0; i < oldIPs.length; i++) {
-      if (oldIPs[i] === 'None' || out.includes(oldIPs[i]!)) continue;
-      const fam = familyOf(ipToBig(oldIPs[i]!)?.family ?? 'IPv4');
-      if (fam !== undefined) r.givenUpIPs.push([fam, oldIPs[i]!]);
-    }
+    r.givenUpIPs.push(...withFamily(oldIPs.filter((ip) => ip !== 'None' && !out.includes(ip))));
   }
 
   const oldNodePorts = (old: Rec | undefined): Set<number> => {
@@ -206,12 +208,7 @@ export function serviceWriteHooks(a: ServiceAllocators): WriteHooks {
           if (errs.length > 0) throw invalid(SERVICE_GK, name, toCauses(errs));
         }
         if (needsClusterIP(s)) await allocateIPs(s, o, name, r);
-        else if (o !== undefined && needsClusterIP(o)) {
-          for (const ip of clusterIPsOf(o)) {
-            const fam = familyOf(ipToBig(ip)?.family ?? 'IPv4');
-            if (fam !== undefined) r.givenUpIPs.push([fam, ip]);
-          }
-        }
+        else if (o !== undefined && needsClusterIP(o)) r.givenUpIPs.push(...withFamily(clusterIPsOf(o)));
         await allocatePorts(s, o, name, r);
         const errs = validateClusterIPFields(s);
         if (errs.length > 0) throw invalid(SERVICE_GK, name, toCauses(errs));
@@ -235,15 +232,7 @@ export function serviceWriteHooks(a: ServiceAllocators): WriteHooks {
     async afterDelete(svc: KubeObject): Promise<void> {
       const s = (svc.spec as Rec | undefined) ?? {};
       const owner = { namespace: svc.metadata.namespace ?? '', name: svc.metadata.name ?? '' };
-      if (needsClusterIP(s)) {
-        await releaseIPs(
-          clusterIPsOf(s).flatMap((ip): [FamilyAllocator, string][] => {
-            const fam = familyOf(ipToBig(ip)?.family ?? 'IPv4');
-            return fam === undefined ? [] : [[fam, ip]];
-          }),
-          owner,
-        );
-      }
+      if (needsClusterIP(s)) await releaseIPs(withFamily(clusterIPsOf(s)), owner);
       await releasePorts([...oldNodePorts(s)]);
     },
   };
