@@ -27,14 +27,14 @@ import type { ServedResources } from '../../endpoints/resources/served-resources
 import { forbidden } from '../../errors/constructors.js';
 import { isStatusError, type StatusError } from '../../errors/status-error.js';
 import type { Naming } from '../../naming/naming.js';
+import { isObject, stringAt, type JsonObject } from '../../registry/kinds/core/pod/json-values.js';
 import { legacyKey } from '../../registry/kinds/shared/legacy-domain.js';
 import type { AdmissionAttributes } from '../attributes.js';
 import type { AdmissionPlugin } from '../plugin.js';
 
-type Rec = Record<string, unknown>;
-const rec = (v: unknown): Rec => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
-const list = (v: unknown): Rec[] => (Array.isArray(v) ? v.map(rec) : []);
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+/** The object, or {} for anything else (a wrong shape reads as absent, as in json-values.ts). */
+const rec = (v: unknown): JsonObject => (isObject(v) ? v : {});
+const list = (v: unknown): JsonObject[] => (Array.isArray(v) ? v.map(rec) : []);
 
 /** The attempts kube makes for `default` before giving up (10, 100-200 ms apart). */
 const DEFAULT_ACCOUNT_ATTEMPTS = 10;
@@ -45,7 +45,7 @@ const TRUE_VALUES = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 /** The service account a pod names (`serviceAccount` is its deprecated alias). */
 export const podServiceAccount = (pod: KubeObject): string => {
   const spec = rec(pod.spec);
-  return text(spec.serviceAccountName) || text(spec.serviceAccount);
+  return stringAt(spec, 'serviceAccountName') || stringAt(spec, 'serviceAccount');
 };
 
 /** kube's admission.NewForbidden: the object's name, or its generateName before one is generated. */
@@ -58,33 +58,33 @@ function denied(a: AdmissionAttributes, message: string): StatusError {
 export function disallowedSecretReference(pod: KubeObject, account: KubeObject): string | undefined {
   const spec = rec(pod.spec);
   const saName = account.metadata.name ?? '';
-  const mountable = new Set(list(account.secrets).map((s) => text(s.name)));
+  const mountable = new Set(list(account.secrets).map((s) => stringAt(s, 'name')));
   for (const v of list(spec.volumes)) {
     const secret = v.secret;
     if (secret === undefined || secret === null) continue;
-    const name = text(rec(secret).secretName);
+    const name = stringAt(rec(secret), 'secretName');
     if (!mountable.has(name)) return `volume with secret.secretName="${name}" is not allowed because service account ${saName} does not reference that secret`;
   }
   for (const [field, label] of [['initContainers', 'init container'], ['containers', 'container']] as const) {
     for (const c of list(spec[field])) {
       for (const env of list(c.env)) {
         const ref = rec(rec(env.valueFrom).secretKeyRef);
-        if (Object.keys(ref).length > 0 && !mountable.has(text(ref.name))) {
-          return `${label} ${text(c.name)} with envVar ${text(env.name)} referencing secret.secretName="${text(ref.name)}" is not allowed because service account ${saName} does not reference that secret`;
+        if (Object.keys(ref).length > 0 && !mountable.has(stringAt(ref, 'name'))) {
+          return `${label} ${stringAt(c, 'name')} with envVar ${stringAt(env, 'name')} referencing secret.secretName="${stringAt(ref, 'name')}" is not allowed because service account ${saName} does not reference that secret`;
         }
       }
       for (const from of list(c.envFrom)) {
         const ref = rec(from.secretRef);
-        if (Object.keys(ref).length > 0 && !mountable.has(text(ref.name))) {
-          return `${label} ${text(c.name)} with envFrom referencing secret.secretName="${text(ref.name)}" is not allowed because service account ${saName} does not reference that secret`;
+        if (Object.keys(ref).length > 0 && !mountable.has(stringAt(ref, 'name'))) {
+          return `${label} ${stringAt(c, 'name')} with envFrom referencing secret.secretName="${stringAt(ref, 'name')}" is not allowed because service account ${saName} does not reference that secret`;
         }
       }
     }
   }
-  const pullable = new Set(list(account.imagePullSecrets).map((s) => text(s.name)));
+  const pullable = new Set(list(account.imagePullSecrets).map((s) => stringAt(s, 'name')));
   const pulls = list(spec.imagePullSecrets);
   for (let i = 0; i < pulls.length; i++) {
-    const name = text(pulls[i]!.name);
+    const name = stringAt(pulls[i]!, 'name');
     if (!pullable.has(name)) return `imagePullSecrets[${i}].name="${name}" is not allowed because service account ${saName} does not reference that imagePullSecret`;
   }
   return undefined;
@@ -140,13 +140,13 @@ export function serviceAccountAdmission(resources: ServedResources, naming: Nami
       if (pod.metadata.annotations?.[mirrorKey] !== undefined) return;
       pod.spec ??= {};
       // A spec of another type is the schema's to refuse (400/422), after admission.
-      if (typeof pod.spec !== 'object' || pod.spec === null || Array.isArray(pod.spec)) return;
-      const spec = pod.spec as Rec;
+      if (!isObject(pod.spec)) return;
+      const spec = pod.spec;
       const name = podServiceAccount(pod) || 'default';
       spec.serviceAccountName = name;
       const account = await lookup(a, name);
       if (list(spec.imagePullSecrets).length === 0 && list(account.imagePullSecrets).length > 0) {
-        spec.imagePullSecrets = list(account.imagePullSecrets).map((s) => ({ name: text(s.name) }));
+        spec.imagePullSecrets = list(account.imagePullSecrets).map((s) => ({ name: stringAt(s, 'name') }));
       }
     },
     async validate(a) {

@@ -8,6 +8,7 @@
  */
 import type { KubeObject } from '../../api/object.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
+import { isObject, numberAt, stringAt } from '../../registry/kinds/core/pod/json-values.js';
 import { followRegistry } from '../follow-registry.js';
 import { passLoop } from '../pass-loop.js';
 
@@ -56,9 +57,6 @@ export function startCsrLoop(o: CsrLoopOptions): CsrController {
   };
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** The CSR's spec and status fields the controllers read. */
 export interface CsrView {
   readonly name: string;
@@ -81,18 +79,18 @@ export function csrView(csr: KubeObject): CsrView {
   const spec = isObject(csr.spec) ? csr.spec : {};
   const status = isObject(csr.status) ? csr.status : {};
   const conditions = Array.isArray(status.conditions) ? status.conditions.filter(isObject) : [];
-  const request = typeof spec.request === 'string' ? Buffer.from(spec.request, 'base64').toString('latin1') : '';
+  const request = Buffer.from(stringAt(spec, 'request'), 'base64').toString('latin1');
   const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
   const extra: Record<string, string[]> = {};
   if (isObject(spec.extra)) for (const [k, v] of Object.entries(spec.extra)) extra[k] = strings(v);
   return {
     name: csr.metadata.name ?? '',
-    signerName: typeof spec.signerName === 'string' ? spec.signerName : '',
+    signerName: stringAt(spec, 'signerName'),
     requestPem: request,
     usages: strings(spec.usages),
-    expirationSeconds: typeof spec.expirationSeconds === 'number' ? spec.expirationSeconds : undefined,
-    username: typeof spec.username === 'string' ? spec.username : '',
-    uid: typeof spec.uid === 'string' ? spec.uid : '',
+    expirationSeconds: numberAt(spec, 'expirationSeconds'),
+    username: stringAt(spec, 'username'),
+    uid: stringAt(spec, 'uid'),
     groups: strings(spec.groups),
     extra,
     hasCertificate: typeof status.certificate === 'string' && status.certificate.length > 0,

@@ -27,7 +27,7 @@ import type { KindStrategy, StrategyContext } from '../../kind-strategy.js';
 import { jsonClone } from '../../patch/json-value.js';
 import { podBinding } from './pod-binding.js';
 import { podTable } from './pod-table.js';
-import { isObject } from './pod/json-values.js';
+import { isObject, stringAt } from './pod/json-values.js';
 import { defaultPodSpec } from './pod/pod-defaults.js';
 import { defaultPodObjectSpec, reconcilePodIPs } from './pod/pod-object-defaults.js';
 import { computeQosClass } from './pod/pod-qos.js';
@@ -50,7 +50,6 @@ type Spec = Record<string, unknown>;
 type Status = Record<string, unknown>;
 const specOf = (pod: KubeObject): Spec => (isObject(pod.spec) ? pod.spec : {});
 const statusOf = (pod: KubeObject): Status => (isObject(pod.status) ? pod.status : {});
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 function applyDefaults(pod: KubeObject): void {
   defaultPodSpec(pod.spec);
@@ -71,8 +70,8 @@ function initialStatus(pod: KubeObject): Status {
 function podIP(pod: KubeObject): string {
   const status = statusOf(pod);
   const ips = status.podIPs;
-  if (Array.isArray(ips) && isObject(ips[0])) return str(ips[0].ip);
-  return str(status.podIP);
+  if (Array.isArray(ips) && isObject(ips[0])) return stringAt(ips[0], 'ip');
+  return stringAt(status, 'podIP');
 }
 
 export const pods = Object.freeze({
@@ -90,17 +89,17 @@ export const pods = Object.freeze({
   deleteReturnsObject: true,
   table: podTable,
   selectableFields: Object.freeze({
-    'spec.nodeName': (o: KubeObject) => str(specOf(o).nodeName),
-    'spec.restartPolicy': (o: KubeObject) => str(specOf(o).restartPolicy),
-    'spec.schedulerName': (o: KubeObject) => str(specOf(o).schedulerName),
-    'spec.serviceAccountName': (o: KubeObject) => str(specOf(o).serviceAccountName),
+    'spec.nodeName': (o: KubeObject) => stringAt(specOf(o), 'nodeName'),
+    'spec.restartPolicy': (o: KubeObject) => stringAt(specOf(o), 'restartPolicy'),
+    'spec.schedulerName': (o: KubeObject) => stringAt(specOf(o), 'schedulerName'),
+    'spec.serviceAccountName': (o: KubeObject) => stringAt(specOf(o), 'serviceAccountName'),
     'spec.hostNetwork': (o: KubeObject) => String(specOf(o).hostNetwork === true),
-    'status.phase': (o: KubeObject) => str(statusOf(o).phase),
+    'status.phase': (o: KubeObject) => stringAt(statusOf(o), 'phase'),
     'status.podIP': podIP,
-    'status.nominatedNodeName': (o: KubeObject) => str(statusOf(o).nominatedNodeName),
+    'status.nominatedNodeName': (o: KubeObject) => stringAt(statusOf(o), 'nominatedNodeName'),
     // kube's v1 field label conversion also accepts these two: `spec.host` (old clients) means nodeName;
     // `status.podIPs` is accepted but has no value in the selectable set, so it reads as ''.
-    'spec.host': (o: KubeObject) => str(specOf(o).nodeName),
+    'spec.host': (o: KubeObject) => stringAt(specOf(o), 'nodeName'),
     'status.podIPs': () => '',
   }),
 
@@ -136,7 +135,7 @@ export const pods = Object.freeze({
     if (old.metadata.ownerReferences === undefined) delete obj.metadata.ownerReferences;
     else obj.metadata.ownerReferences = jsonClone(old.metadata.ownerReferences);
     const status = (obj.status = isObject(obj.status) ? obj.status : {});
-    if (str(status.qosClass) === '' && str(statusOf(old).qosClass) !== '') status.qosClass = statusOf(old).qosClass;
+    if (stringAt(status, 'qosClass') === '' && stringAt(statusOf(old), 'qosClass') !== '') status.qosClass = statusOf(old).qosClass;
     reconcilePodIPs(status);
   },
 
@@ -147,8 +146,8 @@ export const pods = Object.freeze({
   gracefulDeletion(obj: KubeObject, requested: number | undefined): number {
     const spec = specOf(obj);
     let period = requested ?? (typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 0);
-    if (str(spec.nodeName) === '') period = 0;
-    const phase = str(statusOf(obj).phase);
+    if (stringAt(spec, 'nodeName') === '') period = 0;
+    const phase = stringAt(statusOf(obj), 'phase');
     if (phase === 'Failed' || phase === 'Succeeded') period = 0;
     return period;
   },
