@@ -15,7 +15,7 @@ import type { KubeObject } from '../../../api/object.js';
 import { FieldPath, forbidden, invalidValue, notSupported, required, type FieldError } from '../../../validation/field-error.js';
 import { isDNS1123Subdomain, isPathSegmentName } from '../../../validation/names.js';
 import { isObject, objectAt, stringAt, type JsonObject } from '../core/pod/json-values.js';
-import { validateLabelSelector } from '../rbac/rbac-validation.js';
+import { validateLabelSelector } from '../../../validation/label-selector.js';
 import { goStrings, invalidRendered } from './go-values.js';
 import { validateMatchResources } from './match-validation.js';
 

@@ -16,7 +16,7 @@
 import { FieldPath, duplicate, notSupported, required, invalidValue, type FieldError } from '../../../validation/field-error.js';
 import { isPathSegmentName } from '../../../validation/names.js';
 import { arrayAt, isObject, objectItems, type JsonObject } from '../core/pod/json-values.js';
-import { validateLabelSelector } from '../rbac/rbac-validation.js';
+import { validateLabelSelector } from '../../../validation/label-selector.js';
 import { goStrings, invalidRendered } from './go-values.js';
 
 const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];

@@ -30,7 +30,7 @@ import { isDNS1123Label } from '../../../validation/names.js';
 import { jsonEqual } from '../../patch/json-value.js';
 import { arrayAt, isObject, numberAt, objectAt, objectItems, stringAt, type JsonObject } from '../core/pod/json-values.js';
 import { validatePodTemplateSpec } from '../core/pod/validate-pod-template-spec.js';
-import { validateLabelSelector } from '../rbac/rbac-validation.js';
+import { validateLabelSelector } from '../../../validation/label-selector.js';
 import { nonNegative, validateConditions, validateIntOrPercent } from './workload-validation.js';
 
 const SPEC = FieldPath.root('spec');

@@ -28,7 +28,7 @@ import { isDNS1123Label, isDNS1123Subdomain } from '../../../validation/names.js
 import { jsonEqual } from '../../patch/json-value.js';
 import { type JsonObject, isObject, objectAt, stringAt } from '../core/pod/json-values.js';
 import { validatePodTemplateSpec } from '../core/pod/validate-pod-template-spec.js';
-import { validateLabelSelector } from '../rbac/rbac-validation.js';
+import { validateLabelSelector } from '../../../validation/label-selector.js';
 import { LEGACY_CONTROLLER_UID_LABEL, LEGACY_JOB_NAME_LABEL, jobLabels } from './job-names.js';
 import { validatePodFailurePolicy, validateSuccessPolicy } from './job-policy-validation.js';
 

@@ -17,9 +17,10 @@
  */
 import type { KubeObject } from '../../../api/object.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../../selectors/label-selector-object.js';
-import { FieldPath, forbidden, invalidValue, notSupported, required, type FieldError } from '../../../validation/field-error.js';
-import { isDNS1123Subdomain, isPathSegmentName, isQualifiedName, isValidLabelValue } from '../../../validation/names.js';
+import { FieldPath, invalidValue, notSupported, required, type FieldError } from '../../../validation/field-error.js';
+import { isDNS1123Subdomain, isPathSegmentName } from '../../../validation/names.js';
 import { SUBJECT_KINDS } from './rbac-names.js';
+import { validateLabelSelector } from '../../../validation/label-selector.js';
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -48,39 +49,6 @@ export function validateRules(obj: KubeObject, namespaced: boolean): FieldError[
   const errs: FieldError[] = [];
   const rules = FieldPath.root('rules');
   list(obj.rules).forEach((rule, i) => errs.push(...validatePolicyRule(rule, namespaced, rules.index(i))));
-  return errs;
-}
-
-/** metav1 `ValidateLabelSelector` (invalid label values not tolerated). */
-export function validateLabelSelector(selector: unknown, path: FieldPath): FieldError[] {
-  const s = record(selector);
-  const errs: FieldError[] = [];
-  for (const [k, v] of Object.entries(record(s.matchLabels))) {
-    for (const msg of isQualifiedName(k)) errs.push(invalidValue(path.child('matchLabels'), k, msg));
-    for (const msg of isValidLabelValue(text(v))) errs.push(invalidValue(path.child('matchLabels'), text(v), msg));
-  }
-  list(s.matchExpressions).forEach((e, i) => {
-    const req = record(e);
-    const at = path.child('matchExpressions').index(i);
-    const operator = text(req.operator);
-    const values = strings(req.values);
-    switch (operator) {
-      case 'In':
-      case 'NotIn':
-        if (values.length === 0) errs.push(required(at.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (values.length > 0) errs.push(forbidden(at.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-        break;
-      default:
-        errs.push(invalidValue(at.child('operator'), operator, 'not a valid selector operator'));
-    }
-    for (const msg of isQualifiedName(text(req.key))) errs.push(invalidValue(at.child('key'), text(req.key), msg));
-    values.forEach((v, j) => {
-      for (const msg of isValidLabelValue(v)) errs.push(invalidValue(at.child('values').index(j), v, msg));
-    });
-  });
   return errs;
 }
 
