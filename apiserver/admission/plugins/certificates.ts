@@ -16,6 +16,7 @@ import type { UserInfo } from '../../auth/user-info.js';
 import type { Authorizer } from '../../authorization/authorizer.js';
 import { forbidden } from '../../errors/constructors.js';
 import type { Naming } from '../../naming/naming.js';
+import { certificateOf } from '../../registry/kinds/certificates/csr-validation.js';
 import { parseCsr } from '../../registry/kinds/certificates/parse-csr.js';
 import { bytesOf } from '../../registry/kinds/certificates/pem-blocks.js';
 import { signerNames } from '../../registry/kinds/certificates/signer-names.js';
@@ -26,7 +27,6 @@ import type { AdmissionPlugin } from '../plugin.js';
 const RESOURCE = 'certificatesigningrequests';
 
 const signerOf = (csr: KubeObject | undefined): string => String((csr?.spec as { signerName?: unknown } | undefined)?.signerName ?? '');
-const certificateOf = (csr: KubeObject | undefined): string => String((csr?.status as { certificate?: unknown } | undefined)?.certificate ?? '');
 
 /**
  * Kubernetes' IsAuthorizedForSignerName: `verb` on `signers` named `signerName`, else on
