@@ -16,6 +16,7 @@
 import type { KubeObject } from '../../api/object.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
 import type { ServiceAllocators } from '../../registry/kinds/core/service-allocation/service-allocator.js';
+import type { ServiceRef } from '../../registry/kinds/networking/ip-address-object.js';
 import { clusterIPsOf, needsClusterIP, needsHealthCheck, needsNodePorts, portsOf } from '../../registry/kinds/core/service-defaults.js';
 import { passLoop } from '../pass-loop.js';
 
@@ -41,7 +42,7 @@ export interface RepairController {
 }
 
 type Rec = Record<string, unknown>;
-const ownerKey = (ns: string, name: string): string => `${ns}/${name}`;
+const sameService = (a: ServiceRef, b: ServiceRef): boolean => a.namespace === b.namespace && a.name === b.name;
 
 export function startServiceAllocationRepair(o: RepairOptions): RepairController {
   const now = o.now ?? Date.now;
@@ -51,11 +52,11 @@ export function startServiceAllocationRepair(o: RepairOptions): RepairController
 
   async function pass(): Promise<void> {
     const list = await o.services.list('');
-    const heldIPs = new Map<string, string>();
+    const heldIPs = new Map<string, ServiceRef>();
     const heldPorts = new Set<number>();
     for (const svc of list.items as KubeObject[]) {
       const s = (svc.spec as Rec | undefined) ?? {};
-      const owner = ownerKey(svc.metadata.namespace ?? '', svc.metadata.name ?? '');
+      const owner: ServiceRef = { namespace: svc.metadata.namespace ?? '', name: svc.metadata.name ?? '' };
       if (needsClusterIP(s)) for (const ip of clusterIPsOf(s)) heldIPs.set(ip, owner);
       if (needsNodePorts(s)) for (const p of portsOf(s)) if (typeof p.nodePort === 'number') heldPorts.add(p.nodePort);
       if (needsHealthCheck(s) && typeof s.healthCheckNodePort === 'number') heldPorts.add(s.healthCheckNodePort);
@@ -70,12 +71,11 @@ export function startServiceAllocationRepair(o: RepairOptions): RepairController
       // object): recorded again, as Kubernetes' repair does.
       for (const [ip, holder] of heldIPs) {
         if (taken.has(ip) || !(await fam.contains(ip))) continue;
-        const [namespace = '', name = ''] = holder.split('/');
-        if (await fam.allocate(ip, { namespace, name }, false)) repaired.push(ip);
+        if (await fam.allocate(ip, holder, false)) repaired.push(ip);
       }
       for (const [ip, parent] of taken) {
         const holder = heldIPs.get(ip);
-        if (holder !== undefined && (parent === undefined || ownerKey(parent.namespace, parent.name) === holder)) continue;
+        if (holder !== undefined && (parent === undefined || sameService(parent, holder))) continue;
         candidates.add(ip);
         const first = ipSeen.get(ip);
         if (first === undefined) ipSeen.set(ip, t);
