@@ -139,6 +139,14 @@ describeBackends(all, (b) => {
     expect(noTarget.status).toBe(422);
     expect(noTarget.json().details.causes.map((c: { field: string }) => c.field)).toEqual(['target.kind', 'target.name']);
     expect((await bind('missing', 'n1')).status).toBe(404);
+    // Preconditions in the Binding's metadata: a uid or resourceVersion other than the pod's is 409, nothing bound.
+    const wrongUid = await bind('bound', 'n1', { uid: 'not-the-uid' });
+    expect(wrongUid.status).toBe(409);
+    expect(wrongUid.json().message).toBe(`Operation cannot be fulfilled on pods "bound": Precondition failed: UID in precondition: not-the-uid, UID in object meta: ${p.metadata.uid}`);
+    const staleRv = await bind('bound', 'n1', { resourceVersion: '1' });
+    expect(staleRv.status).toBe(409);
+    expect(staleRv.json().message).toBe(`Operation cannot be fulfilled on pods "bound": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: ${p.metadata.resourceVersion}`);
+    expect((await api.request('GET', `${pods}/bound`)).json().spec.nodeName).toBeUndefined();
 
     const bound = await bind('bound', 'n1', { annotations: { 'example.com/scheduled-by': 'test' } });
     expect(bound.status).toBe(201);

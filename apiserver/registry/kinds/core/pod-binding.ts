@@ -20,6 +20,7 @@ import { kindSchema } from '../../../schema/object-meta-schema.js';
 import { notSupported, required, toCauses, type FieldError } from '../../../validation/field-error.js';
 import type { ConnectContext, ConnectSubresource } from '../../connect-subresource.js';
 import { guaranteedUpdate } from '../../generic/guaranteed-update.js';
+import { checkUid } from '../../generic/object-checks.js';
 import { rfc3339 } from '../../generic/system-fields.js';
 import type { GenericRegistry } from '../../generic/generic-registry.js';
 import type { KindStrategy, VirtualContext } from '../../kind-strategy.js';
@@ -84,9 +85,7 @@ async function bind(pods: GenericRegistry, namespace: string, name: string, bind
   const { uid, resourceVersion } = binding.metadata;
   await guaranteedUpdate(rctx, key, name, dryRun, (pod) => {
     if (pod === undefined) throw notFound(rctx.gr, name);
-    if ((uid ?? '') !== '' && uid !== pod.metadata.uid) {
-      throw conflict(rctx.gr, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${pod.metadata.uid ?? ''}`);
-    }
+    checkUid(rctx, name, uid, pod);
     if ((resourceVersion ?? '') !== '' && resourceVersion !== pod.metadata.resourceVersion) {
       throw conflict(rctx.gr, name, `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${pod.metadata.resourceVersion ?? ''}`);
     }
