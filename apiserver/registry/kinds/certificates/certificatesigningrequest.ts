@@ -19,6 +19,7 @@ import type { KubeObject } from '../../../api/object.js';
 import { kindSchema } from '../../../schema/object-meta-schema.js';
 import type { FieldError } from '../../../validation/field-error.js';
 import type { KindStrategy, StrategyContext } from '../../kind-strategy.js';
+import { isObject, objectAt, stringAt, type JsonObject } from '../core/pod/json-values.js';
 import { rfc3339 } from '../../generic/system-fields.js';
 import { CSR_FIELDS, CSR_PROPERTIES } from './csr-schema.js';
 import { csrTable } from './csr-table.js';
@@ -52,9 +53,8 @@ export function populateConditionTimestamps(conditions: Condition[], stored: rea
   }
 }
 
-function statusRecord(obj: KubeObject): Record<string, unknown> {
-  if (typeof obj.status !== 'object' || obj.status === null || Array.isArray(obj.status)) obj.status = {};
-  return obj.status as Record<string, unknown>;
+function statusRecord(obj: KubeObject): JsonObject {
+  return isObject(obj.status) ? obj.status : (obj.status = {});
 }
 
 export const certificateSigningRequests = Object.freeze({
@@ -71,11 +71,11 @@ export const certificateSigningRequests = Object.freeze({
   schema,
   table: csrTable,
   selectableFields: Object.freeze({
-    'spec.signerName': (csr: KubeObject): string => String((csr.spec as { signerName?: unknown } | undefined)?.signerName ?? ''),
+    'spec.signerName': (csr: KubeObject): string => stringAt(objectAt(csr, 'spec') ?? {}, 'signerName'),
   }),
 
   prepareForCreate(csr: KubeObject, ctx: StrategyContext): void {
-    const spec = (typeof csr.spec === 'object' && csr.spec !== null ? csr.spec : (csr.spec = {})) as Record<string, unknown>;
+    const spec: JsonObject = isObject(csr.spec) ? csr.spec : (csr.spec = {});
     delete spec.username;
     delete spec.uid;
     delete spec.groups;
