@@ -44,7 +44,8 @@ export function startInServerControllers(
   names: Naming,
   logger: Logger,
   serviceAllocation?: ServiceAllocation,
-  endpoint?: { readonly port: () => number | undefined; readonly listening: Promise<unknown> },
+  /** Resolves with the secure port once the server listens (the `kubernetes` Service's endpoints). */
+  listening?: Promise<number>,
   certificates?: { readonly authorizer: Authorizer; readonly signing: SigningMaterial },
 ): LeaderElector {
   return startLeaderElection({
@@ -98,7 +99,7 @@ export function startInServerControllers(
       }
 
       const slices = registry(names.group('discovery'), 'endpointslices');
-      if (services !== undefined && slices !== undefined && serviceAllocation !== undefined && endpoint !== undefined) {
+      if (services !== undefined && slices !== undefined && serviceAllocation !== undefined && listening !== undefined) {
         stopOnAbort(startKubernetesServiceController({
           store,
           prefix: config.storagePrefix,
@@ -106,8 +107,7 @@ export function startInServerControllers(
           services,
           endpointSlices: slices,
           range: serviceAllocation.ranges[0]!,
-          port: endpoint.port,
-          listening: endpoint.listening,
+          listening,
           ...(config.endpointReconcileIntervalMs === undefined ? {} : { intervalMs: config.endpointReconcileIntervalMs }),
           onError: (err) => logger.warn({ err }, 'kubernetes service controller'),
         }));

@@ -157,7 +157,6 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const services: ServerServices = { authorizer, rules, tokenAuthenticators, apiAudiences: saConfig.apiAudiences, serviceAccountTokens: auth.tokenIssuer };
     let api = options.api;
     // The secure port, for the `kubernetes` Service's endpoints (known once the server listens).
-    let listeningPort: number | undefined;
     let markListening: (port: number) => void = () => {};
     const listening = new Promise<number>((resolve) => {
       markListening = resolve;
@@ -257,7 +256,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         api = (ctx, next) => oidc(ctx, () => resources(ctx, next));
       }
 
-      const elector = startInServerControllers(theStore, served.resources, config, names, logger, serviceAllocation, { port: () => listeningPort, listening }, { authorizer, signing });
+      const elector = startInServerControllers(theStore, served.resources, config, names, logger, serviceAllocation, listening, { authorizer, signing });
       cleanups.push(() => elector.stop());
     }
 
@@ -316,7 +315,6 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     });
     const port = (server.address() as AddressInfo).port;
     const url = localServerUrl(config.bindAddress, port);
-    listeningPort = port;
     markListening(port);
     // This replica's identity record (the `kubernetes` endpoints are the live records), when it serves the API.
     const advertised = options.api === undefined ? advertiseAddressOf(config) : undefined;

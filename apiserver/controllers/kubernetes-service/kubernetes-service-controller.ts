@@ -31,10 +31,8 @@ export interface KubernetesServiceOptions {
   readonly endpointSlices: GenericRegistry;
   /** The primary service range (its first address is the Service's). */
   readonly range: ServiceIPRange;
-  /** This replica's secure port; undefined until it listens (a pass before that does nothing). */
-  readonly port: () => number | undefined;
-  /** Resolves once this replica listens: a pass runs then. */
-  readonly listening?: Promise<unknown>;
+  /** Resolves with this replica's secure port once it listens: a pass runs then (one before does nothing). */
+  readonly listening: Promise<number>;
   /** Default 10 s. */
   readonly intervalMs?: number;
   readonly onError?: (err: unknown) => void;
@@ -107,8 +105,8 @@ export function startKubernetesServiceController(o: KubernetesServiceOptions): K
     await o.endpointSlices.update(NAMESPACE, NAME, { ...current, ...want, metadata: { ...current.metadata, labels } }, manager);
   }
 
+  let port: number | undefined;
   const pass = async (): Promise<void> => {
-    const port = o.port();
     if (port === undefined) return;
     await ensureService(port);
     await ensureSlice(port);
@@ -122,6 +120,9 @@ export function startKubernetesServiceController(o: KubernetesServiceOptions): K
   };
   const loop = passLoop(serialized, o.intervalMs ?? 10_000, o.onError);
   loop.kick();
-  void o.listening?.then(() => loop.kick());
+  void o.listening.then((p) => {
+    port = p;
+    loop.kick();
+  });
   return { pass: serialized, stop: () => loop.stop() };
 }
