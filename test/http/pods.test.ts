@@ -288,6 +288,22 @@ describeBackends(all, (b) => {
     expect(gone.status).toBe(200);
     expect(gone.json().metadata.deletionTimestamp).toBeUndefined();
     expect((await api.request('GET', `${pods}/unbound`)).status).toBe(404);
+
+    // A bound pod that has finished (Succeeded or Failed) goes at once too.
+    await create('finished', { terminationGracePeriodSeconds: 45 });
+    expect((await bind('finished', 'n1')).status).toBe(201);
+    expect((await api.request('PATCH', `${pods}/finished/status`, { body: { status: { phase: 'Succeeded' } } })).status).toBe(200);
+    const done = await api.request('DELETE', `${pods}/finished`);
+    expect(done.status).toBe(200);
+    expect(done.json().metadata.deletionTimestamp).toBeUndefined();
+    expect((await api.request('GET', `${pods}/finished`)).status).toBe(404);
+
+    // A negative grace period counts as 1 second.
+    await create('negative');
+    expect((await bind('negative', 'n1')).status).toBe(201);
+    const negative = await api.request('DELETE', `${pods}/negative`, { query: { gracePeriodSeconds: '-5' } });
+    expect(negative.status).toBe(200);
+    expect(negative.json().metadata.deletionGracePeriodSeconds).toBe(1);
   });
 
   it('a token bound to a pod authenticates while the pod lives (TokenRequest boundObjectRef Pod)', async () => {

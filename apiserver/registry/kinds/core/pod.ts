@@ -27,7 +27,7 @@ import type { KindStrategy, StrategyContext } from '../../kind-strategy.js';
 import { jsonClone } from '../../patch/json-value.js';
 import { podBinding } from './pod-binding.js';
 import { podTable } from './pod-table.js';
-import { isObject, stringAt } from './pod/json-values.js';
+import { isObject, numberAt, stringAt } from './pod/json-values.js';
 import { defaultPodSpec } from './pod/pod-defaults.js';
 import { defaultPodObjectSpec, reconcilePodIPs } from './pod/pod-object-defaults.js';
 import { computeQosClass } from './pod/pod-qos.js';
@@ -145,7 +145,7 @@ export const pods = Object.freeze({
 
   gracefulDeletion(obj: KubeObject, requested: number | undefined): number {
     const spec = specOf(obj);
-    let period = requested ?? (typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 0);
+    let period = requested ?? numberAt(spec, 'terminationGracePeriodSeconds') ?? 0;
     if (stringAt(spec, 'nodeName') === '') period = 0;
     const phase = stringAt(statusOf(obj), 'phase');
     if (phase === 'Failed' || phase === 'Succeeded') period = 0;
