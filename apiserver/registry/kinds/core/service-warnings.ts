@@ -36,7 +36,9 @@ function cidrWarning(field: string, cidr: string): string[] {
   const slash = cidr.indexOf('/');
   if (slash < 0) return [];
   const ip = cidr.slice(0, slash).trim();
-  return /(^|\.)0\d/.test(ip) && canonicalIP(ip) !== undefined ? [nonStandard(field, cidr, `${canonicalIP(ip)!}${cidr.slice(slash)}`)] : [];
+  if (!/(^|\.)0\d/.test(ip)) return [];
+  const canonical = canonicalIP(ip);
+  return canonical === undefined ? [] : [nonStandard(field, cidr, `${canonical}${cidr.slice(slash)}`)];
 }
 
 export function serviceWarnings(svc: KubeObject): string[] {
