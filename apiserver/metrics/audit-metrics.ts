@@ -7,8 +7,8 @@
  *   for the log file backend; `buffered` when the bounded buffer in front of it was full and events were
  *   dropped) — the "dropped events" signal of issue 16;
  * - `apiserver_audit_level_total{level}`: the policy level chosen per request;
- * - `apiserver_audit_requests_rejected_total`: requests refused because auditing failed (the request path
- *   never blocks on the log, so this stays 0; kept for dashboards that read it).
+ * - `apiserver_audit_requests_rejected_total`: requests refused because auditing failed (only in a
+ *   strict mode that refuses requests when the log is unhealthy; the default never blocks on the log).
  *
  * The returned recorder pre-resolves nothing per request beyond what prom-client caches: the event counter
  * has no labels, the plugin and level values are a handful of constants.
@@ -22,6 +22,8 @@ export interface AuditMetrics {
   eventsDropped(plugin: string, count: number): void;
   /** The policy evaluated to `level` for a request (`None`, `Metadata`, `Request`, `RequestResponse`). */
   policyLevel(level: string): void;
+  /** A request was refused because its event could not be audited (`--audit-log-mode=blocking-strict`). */
+  requestRejected(): void;
 }
 
 export function auditMetrics(registry: Registry): AuditMetrics {
@@ -43,7 +45,7 @@ export function auditMetrics(registry: Registry): AuditMetrics {
     labelNames: ['level'],
     registers,
   });
-  new Counter({
+  const rejected = new Counter({
     name: 'apiserver_audit_requests_rejected_total',
     help: 'Counter of apiserver requests rejected due to an error in audit logging backend.',
     registers,
@@ -54,5 +56,6 @@ export function auditMetrics(registry: Registry): AuditMetrics {
       if (count > 0) errors.inc({ plugin }, count);
     },
     policyLevel: (level) => levels.inc({ level }),
+    requestRejected: () => rejected.inc(),
   };
 }
