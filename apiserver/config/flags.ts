@@ -193,6 +193,12 @@ export const flagTable: readonly FlagSpec[] = [
   // Logging
   { name: 'log-level', type: 'enum', default: 'info', values: ['trace', 'debug', 'info', 'warn', 'error', 'fatal'],
     arg: 'level', help: 'Minimum level of the JSON log lines written to stderr.' },
+  // Tracing
+  { name: 'tracing-config-file', type: 'string', default: '', arg: 'path',
+    help: 'File with apiserver tracing configuration: a TracingConfiguration (YAML or JSON, apiVersion '
+      + 'apiserver.config.k8s.io/v1, v1beta1 or v1alpha1) with endpoint and samplingRatePerMillion. Spans are '
+      + 'exported over OTLP/HTTP (protobuf): endpoint is host:port (default localhost:4318, sent to '
+      + 'http://host:port/v1/traces) or an http(s) URL. Without it, nothing is traced. See docs/tracing.md.' },
 ];
 
 /** Looks a flag up by name (without dashes). */

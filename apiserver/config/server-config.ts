@@ -13,6 +13,7 @@ import { checkAuthorizationModes, type AuthorizationMode } from '../authorizatio
 import type { ParsedFlags } from './parse-flags.js';
 import { clusterSigningConfig } from './cluster-signing-flags.js';
 import type { ClusterSigningConfig } from '../tls/signing-material.js';
+import { readTracingConfigFile, TracingConfigError, type TracingConfig } from '../tracing/tracing-config.js';
 
 /** Where the API state lives. */
 export type StorageConfig =
@@ -109,6 +110,8 @@ export interface ServerConfig {
   /** `--feature-gates`, resolved against the gate table: handlers ask `features.enabled('WatchList')`. */
   readonly features: FeatureGates;
   readonly logLevel: string;
+  /** `--tracing-config-file`, read and validated; undefined: tracing off. */
+  readonly tracing?: TracingConfig;
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
   readonly requestTimeoutMs: number;
@@ -227,6 +230,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
   const serviceAccounts = serviceAccountConfig(flags, cwd);
   const clusterSigning = clusterSigningConfig(flags, cwd);
   const authorizationModes = flags.list('authorization-mode');
+  const tracingConfigFile = flags.string('tracing-config-file');
   const modesProblem = checkAuthorizationModes(authorizationModes);
   if (modesProblem !== undefined) throw new FlagError(`invalid value "${authorizationModes.join(',')}" for flag --authorization-mode: ${modesProblem}`);
   return {
@@ -258,6 +262,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     ...(advertiseAddress === '' ? {} : { advertiseAddress }),
     features,
     logLevel: flags.string('log-level') ?? 'info',
+    ...(tracingConfigFile === undefined ? {} : { tracing: tracingConfig(resolve(cwd, tracingConfigFile), groupDomain, features) }),
     maxRequestsInflight: flags.int('max-requests-inflight'),
     maxMutatingRequestsInflight: flags.int('max-mutating-requests-inflight'),
     requestTimeoutMs,
@@ -320,4 +325,14 @@ function requestHeaderConfig(flags: ParsedFlags, features: FeatureGates, cwd: st
     extraHeaderPrefixes: flags.list('requestheader-extra-headers-prefix'),
     uidHeaders,
   };
+}
+
+/** `--tracing-config-file`, read now so a bad file is a command-line error (exit 2) with kube's wording. */
+function tracingConfig(path: string, groupDomain: string, features: FeatureGates): TracingConfig {
+  try {
+    return readTracingConfigFile(path, groupDomain, features.enabled('APIServerTracing'));
+  } catch (err) {
+    if (err instanceof TracingConfigError) throw new FlagError(err.message);
+    throw err;
+  }
 }

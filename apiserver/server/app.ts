@@ -17,6 +17,8 @@ import { recover } from './filters/recover.js';
 import { requestId } from './filters/request-id.js';
 import { requestLifecycle } from './filters/request-lifecycle.js';
 import { requestLog } from './filters/request-log.js';
+import { tracing } from './filters/tracing.js';
+import type { RequestTracing } from '../tracing/request-tracing.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 import type { AppContext, Filter, RequestState } from './request-state.js';
 
@@ -42,6 +44,8 @@ export interface AppOptions {
   readonly maxMutatingRequestsInflight: number;
   readonly requestTimeoutMs: number;
   readonly draining: () => boolean;
+  /** `--tracing-config-file`: spans of sampled requests; undefined (off) adds no filter. */
+  readonly tracing?: RequestTracing;
   /** Served at `/metrics` (authenticated). */
   readonly metrics?: Registry;
   /**
@@ -70,6 +74,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   app.on('error', (err: unknown) => o.logger.debug({ err }, 'connection error'));
 
   app.use(requestId());
+  if (o.tracing !== undefined) app.use(tracing(o.tracing));
   app.use(requestLog({ logger: o.logger }));
   app.use(recover({ logger: o.logger }));
   app.use(requestLifecycle({ registry: o.registry, requestTimeoutMs: o.requestTimeoutMs, draining: o.draining }));

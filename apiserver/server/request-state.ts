@@ -3,6 +3,7 @@ import type { UserInfo } from '../auth/user-info.js';
 import type { RequestAccess } from '../authorization/access.js';
 import type { RequestInfo } from '../request/request-info.js';
 import type { MediaOffer } from '../codec/negotiate.js';
+import type { TraceScope } from '../tracing/request-tracing.js';
 
 /**
  * What the filter chain attaches to `ctx.state`, in chain order. Later filters (request info,
@@ -17,6 +18,8 @@ export interface RequestState {
    * it to store calls and watch loops and stop when it fires.
    */
   signal: AbortSignal;
+  /** Set by tracing for sampled requests only: the request's span, the parent of its child spans. */
+  trace?: TraceScope;
   /** Watches and other streaming requests: no deadline, no in-flight slot, ended first on shutdown. */
   longRunning: boolean;
   /** Set by authentication: who the request acts as (`system:anonymous` on public paths without credentials). */

@@ -52,6 +52,7 @@ import { createWatchCache } from '../../storage/cache/watch-cache.js';
 import type { KubeObject } from '../api/object.js';
 import { decodeObject } from '../registry/generic/object-codec.js';
 import { watchCacheMetrics } from '../metrics/watch-cache-metrics.js';
+import { RequestTracing } from '../tracing/request-tracing.js';
 
 export interface StartOptions {
   /** Default: JSON lines to stderr at `config.logLevel`. */
@@ -107,6 +108,11 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
   try {
     await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+    // --tracing-config-file: closed last, so the spans of the last requests are flushed.
+    const tracing = config.tracing === undefined ? undefined : new RequestTracing(config.tracing, {
+      onExportError: (err) => logger.warn({ err: err.message }, 'tracing: span export failed'),
+    });
+    if (tracing !== undefined) cleanups.push(() => tracing.shutdown());
 
     const certs = config.tls === undefined
       ? await ensureGeneratedCerts(config.dataDir, config.tlsSans)
@@ -287,6 +293,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       requestTimeoutMs: config.requestTimeoutMs,
       draining: () => shuttingDown,
       metrics,
+      ...(tracing === undefined ? {} : { tracing }),
       api,
     });
 

@@ -24,6 +24,7 @@ import {
 import { notAcceptable } from '../../errors/constructors.js';
 import { parseIncludeObject, toPartialObjectMetadata, toPartialObjectMetadataList, toTable } from '../table/to-table.js';
 import type { RequestScope } from './request-scope.js';
+import { markError, serializeSpan } from '../../tracing/spans.js';
 
 export type ResponseBody =
   | { readonly type: 'object'; readonly object: KubeObject }
@@ -73,26 +74,37 @@ export async function respond(scope: RequestScope, status: number, body: Respons
   }
 
   const pretty = wantsPretty(scope.query, ctx.get('User-Agent') || undefined, negotiated.pretty);
-  let text: string | Buffer;
-  if (isProtobuf(negotiated.offer)) text = protobufBody(schema, body, value, target?.kind);
-  else if (isCbor(negotiated.offer)) text = cborBody(schema, body, value, target !== undefined);
-  else if (negotiated.offer.subtype === 'yaml') text = encodeYaml(value);
-  else if (pretty || target !== undefined || body.type === 'raw') text = encodeJson(value, pretty);
-  // Compact JSON of objects as they are: the watch cache's shared objects reuse their memoized JSON, and a
-  // list is assembled from its items' texts into one Buffer (codec/shared-json.ts), same bytes as encodeJson.
-  else text = body.type === 'list' ? listJsonBuffer(body.list) : objectJson(body.object);
-  ctx.status = status;
-  // The plain media type, also for Table and PartialObjectMetadata(List) conversions: kube-apiserver's
-  // transformResponseObject does not list the target in the Content-Type (only aggregated discovery does).
-  ctx.set('Content-Type', negotiated.offer.mediaType);
-  const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
-  if (compress && scope.features.enabled('APIResponseCompression') && shouldGzip(ctx.get('Accept-Encoding') || undefined, bytes)) {
-    ctx.set('Content-Encoding', 'gzip');
-    ctx.body = await gzipBody(text);
-  } else {
-    ctx.body = text;
+  // Sampled requests only: kube's SerializeObject span around the encoding (and gzip).
+  const span = ctx.state.trace === undefined ? undefined : serializeSpan(ctx, negotiated.offer.mediaType);
+  try {
+    let text: string | Buffer;
+    if (isProtobuf(negotiated.offer)) text = protobufBody(schema, body, value, target?.kind);
+    else if (isCbor(negotiated.offer)) text = cborBody(schema, body, value, target !== undefined);
+    else if (negotiated.offer.subtype === 'yaml') text = encodeYaml(value);
+    else if (pretty || target !== undefined || body.type === 'raw') text = encodeJson(value, pretty);
+    // Compact JSON of objects as they are: the watch cache's shared objects reuse their memoized JSON, and a
+    // list is assembled from its items' texts into one Buffer (codec/shared-json.ts), same bytes as encodeJson.
+    else text = body.type === 'list' ? listJsonBuffer(body.list) : objectJson(body.object);
+    ctx.status = status;
+    // The plain media type, also for Table and PartialObjectMetadata(List) conversions: kube-apiserver's
+    // transformResponseObject does not list the target in the Content-Type (only aggregated discovery does).
+    ctx.set('Content-Type', negotiated.offer.mediaType);
+    const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
+    if (compress && scope.features.enabled('APIResponseCompression') && shouldGzip(ctx.get('Accept-Encoding') || undefined, bytes)) {
+      ctx.set('Content-Encoding', 'gzip');
+      span?.setAttribute('encoding', 'gzip');
+      ctx.body = await gzipBody(text);
+    } else {
+      ctx.body = text;
+    }
+    span?.setAttribute('len', bytes);
+    ctx.vary('Accept-Encoding');
+  } catch (err) {
+    if (span !== undefined) markError(span, err);
+    throw err;
+  } finally {
+    span?.end();
   }
-  ctx.vary('Accept-Encoding');
 }
 
 /** The protobuf of a response (the kind serves protobuf: the offer was made). */

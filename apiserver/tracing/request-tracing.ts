@@ -1,0 +1,135 @@
+/**
+ * The server's tracer (one per server, made from `--tracing-config-file`): OpenTelemetry's SDK tracer
+ * with a BatchSpanProcessor and the OTLP/HTTP protobuf exporter, and the sampling decision of requests.
+ *
+ * Sampling, as kube's ParentBased(TraceIDRatioBased(samplingRatePerMillion)), decided once per request by
+ * the tracing filter before anything is allocated: a request with a valid incoming `traceparent` follows
+ * its sampled flag (sampled: always traced, even at rate 0; not sampled: never); one without is traced
+ * with probability rate/1e6. Only sampled requests get spans; their children (admission, store calls,
+ * encoding) are made only under a sampled request span, so the SDK's sampler is AlwaysOn. (A root trace
+ * id is random either way, so a coin per request samples as a ratio of trace ids does.)
+ *
+ * Spans are manual (no auto-instrumentation): the request span in `ctx.state.trace`, children made
+ * through `childSpan`. Export failures are logged, at most once a minute; spans beyond the processor's
+ * queue are dropped, as the SDK does. `shutdown()` flushes what is queued (the server's close()).
+ */
+import { randomUUID } from 'node:crypto';
+import { ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { AlwaysOnSampler, BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
+import type { TracingConfig } from './tracing-config.js';
+
+/** A sampled request's span (or a child that has children of its own, like an admission phase). */
+export interface TraceScope {
+  readonly span: Span;
+  /** A context holding `span`: the parent of this scope's children. */
+  readonly context: Context;
+  /** The request's id (`Audit-Id`), kube's `audit-id` attribute of every span. */
+  readonly auditId: string;
+  readonly tracing: RequestTracing;
+}
+
+export interface RequestTracingOptions {
+  /** kube's `service.instance.id` (its APIServerID); default `apiserver-<uuid>`. */
+  readonly instanceId?: string;
+  /** Where export failures are reported. */
+  readonly onExportError?: (err: Error) => void;
+  /** The processor's delay between exports; default the SDK's 5 s. */
+  readonly scheduledDelayMillis?: number;
+}
+
+/** kube's `service.name` of the API server's spans. */
+const SERVICE_NAME = 'apiserver';
+/** The processor's queue: 100% sampling at a few thousand requests a second fills the SDK's 2,048 in a blink. */
+const MAX_QUEUE_SIZE = 8192;
+const MAX_EXPORT_BATCH_SIZE = 1024;
+const EXPORT_ERROR_INTERVAL_MS = 60_000;
+
+export class RequestTracing {
+  private readonly provider: TracerProvider;
+  private readonly tracer: Tracer;
+  /** samplingRatePerMillion / 1e6. */
+  private readonly ratio: number;
+
+  constructor(config: TracingConfig, options: RequestTracingOptions = {}) {
+    this.ratio = config.samplingRatePerMillion / 1_000_000;
+    const exporter = reportingFailures(new OTLPTraceExporter({ url: config.url }), options.onExportError);
+    this.provider = new TracerProvider({
+      resource: resourceFromAttributes({
+        'service.name': SERVICE_NAME,
+        'service.instance.id': options.instanceId ?? `apiserver-${randomUUID()}`,
+      }),
+      sampler: new AlwaysOnSampler(),
+      spanProcessors: [
+        new BatchSpanProcessor({
+          exporter,
+          maxQueueSize: MAX_QUEUE_SIZE,
+          maxExportBatchSize: MAX_EXPORT_BATCH_SIZE,
+          ...(options.scheduledDelayMillis === undefined ? {} : { scheduledDelayMillis: options.scheduledDelayMillis }),
+        }),
+      ],
+    });
+    this.tracer = this.provider.getTracer('platform-apiserver');
+  }
+
+  /** Whether a request without a (valid) incoming parent is traced: a coin at the configured rate. */
+  sampleRoot(): boolean {
+    return this.ratio > 0 && (this.ratio >= 1 || Math.random() < this.ratio);
+  }
+
+  /** Starts the span of a sampled request: a child of `parent` (remote, sampled) or a new trace. */
+  startRequest(name: string, auditId: string, parent: SpanContext | undefined, attributes: Attributes): TraceScope {
+    const parentContext = parent === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, parent);
+    const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
+    return { span, context: trace.setSpan(ROOT_CONTEXT, span), auditId, tracing: this };
+  }
+
+  /** A child span of `parent`, carrying kube's `audit-id`. */
+  child(parent: TraceScope, name: string, attributes: Attributes): Span {
+    attributes['audit-id'] = parent.auditId;
+    return this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent.context);
+  }
+
+  /** A child span that has children of its own (they go under it). */
+  childScope(parent: TraceScope, name: string, attributes: Attributes): TraceScope {
+    const span = this.child(parent, name, attributes);
+    return { span, context: trace.setSpan(ROOT_CONTEXT, span), auditId: parent.auditId, tracing: this };
+  }
+
+  /** Exports every span that ended, then stops the exporter. Idempotent. */
+  shutdown(): Promise<void> {
+    return this.provider.shutdown();
+  }
+}
+
+/** `childSpan(ctx.state.trace, ...)`: a child of a sampled request's span, or undefined (not sampled). */
+export function childSpan(parent: TraceScope | undefined, name: string, attributes: Attributes): Span | undefined {
+  return parent === undefined ? undefined : parent.tracing.child(parent, name, attributes);
+}
+
+/** The exporter, reporting failed exports through `onError` at most once a minute (with the count). */
+function reportingFailures(exporter: SpanExporter, onError: ((err: Error) => void) | undefined): SpanExporter {
+  if (onError === undefined) return exporter;
+  let lastReport = -Infinity;
+  let failed = 0;
+  return {
+    export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+      exporter.export(spans, (result) => {
+        if (result.code !== ExportResultCode.SUCCESS) {
+          failed += spans.length;
+          const now = Date.now();
+          if (now - lastReport >= EXPORT_ERROR_INTERVAL_MS) {
+            lastReport = now;
+            onError(new Error(`exporting ${failed} span(s) failed: ${result.error?.message ?? 'unknown error'}`));
+            failed = 0;
+          }
+        }
+        done(result);
+      });
+    },
+    shutdown: () => exporter.shutdown(),
+    ...(exporter.forceFlush === undefined ? {} : { forceFlush: () => exporter.forceFlush!() }),
+  };
+}
