@@ -190,6 +190,34 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'shutdown-timeout', type: 'duration', default: '30s',
     help: 'On SIGTERM, how long in-flight requests may take to finish after the listener closed; then they '
       + 'are cut. Watches end at once.' },
+  // Audit (apiserver/audit/, docs/audit.md)
+  { name: 'audit-policy-file', type: 'string', default: '', arg: 'path',
+    help: 'Path to the file that defines the audit policy configuration: an audit.<group-domain>/v1 Policy (audit.k8s.io/v1 '
+      + 'is accepted too), YAML or JSON. Auditing is on when this and --audit-log-path are given.' },
+  { name: 'audit-log-path', type: 'string', default: '', arg: 'path',
+    help: 'If set, all requests coming to the apiserver will be logged to this file (JSON lines of audit.<group-domain>/v1 '
+      + 'Events). \'-\' means standard out.' },
+  { name: 'audit-log-maxage', type: 'int', default: '0', arg: 'days',
+    help: 'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.' },
+  { name: 'audit-log-maxbackup', type: 'int', default: '0', arg: 'n',
+    help: 'The maximum number of old audit log files to retain. Setting a value of 0 will mean there\'s no restriction on the number of files.' },
+  { name: 'audit-log-maxsize', type: 'int', default: '0', arg: 'MB',
+    help: 'The maximum size in megabytes of the audit log file before it gets rotated (0: 100).' },
+  { name: 'audit-log-compress', type: 'bool', default: 'false',
+    help: 'If set, the rotated log files will be compressed using gzip.' },
+  { name: 'audit-log-format', type: 'enum', default: 'json', values: ['json', 'legacy'], arg: 'format',
+    help: 'Format of saved audits. "legacy" indicates 1-line text format for each event. "json" indicates structured json format.' },
+  { name: 'audit-log-mode', type: 'enum', default: 'blocking', values: ['batch', 'blocking', 'blocking-strict'], arg: 'mode',
+    help: 'Strategy for sending audit events. blocking: events are written as soon as the writer is free; batch: '
+      + 'buffered and written in batches (--audit-log-batch-max-size / -max-wait); blocking-strict: as blocking, and a '
+      + 'request is refused (500) when its RequestReceived event cannot be logged. Requests never wait for the disk: '
+      + 'events beyond the buffer are dropped and counted in apiserver_audit_error_total.' },
+  { name: 'audit-log-batch-buffer-size', type: 'int', default: '10000', arg: 'n',
+    help: 'The size of the buffer to store events before batching and writing.' },
+  { name: 'audit-log-batch-max-size', type: 'int', default: '1', arg: 'n',
+    help: 'The maximum size of a batch (batch mode).' },
+  { name: 'audit-log-batch-max-wait', type: 'duration', default: '0s',
+    help: 'The amount of time to wait before force writing the batch that hadn\'t reached the max size (batch mode).' },
   // Logging
   { name: 'log-level', type: 'enum', default: 'info', values: ['trace', 'debug', 'info', 'warn', 'error', 'fatal'],
     arg: 'level', help: 'Minimum level of the JSON log lines written to stderr.' },

@@ -12,6 +12,7 @@ import type { ServiceIPRange } from '../registry/kinds/core/service-allocation/i
 import { checkAuthorizationModes, type AuthorizationMode } from '../authorization/authorization-modes.js';
 import type { ParsedFlags } from './parse-flags.js';
 import { clusterSigningConfig } from './cluster-signing-flags.js';
+import { auditConfig, type AuditConfig } from './audit-flags.js';
 import type { ClusterSigningConfig } from '../tls/signing-material.js';
 import { readTracingConfigFile, TracingConfigError, type TracingConfig } from '../tracing/tracing-config.js';
 
@@ -110,6 +111,8 @@ export interface ServerConfig {
   /** `--feature-gates`, resolved against the gate table: handlers ask `features.enabled('WatchList')`. */
   readonly features: FeatureGates;
   readonly logLevel: string;
+  /** `--audit-*`: the policy and the log backend; undefined: no auditing. */
+  readonly audit?: AuditConfig;
   /** `--tracing-config-file`, read and validated; undefined: tracing off. */
   readonly tracing?: TracingConfig;
   readonly maxRequestsInflight: number;
@@ -230,6 +233,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
   const serviceAccounts = serviceAccountConfig(flags, cwd);
   const clusterSigning = clusterSigningConfig(flags, cwd);
   const authorizationModes = flags.list('authorization-mode');
+  const audit = auditConfig(flags, cwd, groupDomain);
   const tracingConfigFile = flags.string('tracing-config-file');
   const modesProblem = checkAuthorizationModes(authorizationModes);
   if (modesProblem !== undefined) throw new FlagError(`invalid value "${authorizationModes.join(',')}" for flag --authorization-mode: ${modesProblem}`);
@@ -262,6 +266,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     ...(advertiseAddress === '' ? {} : { advertiseAddress }),
     features,
     logLevel: flags.string('log-level') ?? 'info',
+    ...(audit === undefined ? {} : { audit }),
     ...(tracingConfigFile === undefined ? {} : { tracing: tracingConfig(resolve(cwd, tracingConfigFile), groupDomain, features) }),
     maxRequestsInflight: flags.int('max-requests-inflight'),
     maxMutatingRequestsInflight: flags.int('max-mutating-requests-inflight'),

@@ -11,6 +11,7 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../log/logger.js';
 import { authentication } from './filters/authentication.js';
 import { authorization } from './filters/authorization.js';
+import { audit, type AuditFilterOptions } from './filters/audit.js';
 import { impersonation } from './filters/impersonation.js';
 import { limits } from './filters/limits.js';
 import { recover } from './filters/recover.js';
@@ -46,6 +47,8 @@ export interface AppOptions {
   readonly draining: () => boolean;
   /** `--tracing-config-file`: spans of sampled requests; undefined (off) adds no filter. */
   readonly tracing?: RequestTracing;
+  /** `--audit-policy-file` with `--audit-log-path`: the audit filter; undefined (off) adds no filter. */
+  readonly audit?: AuditFilterOptions;
   /** Served at `/metrics` (authenticated). */
   readonly metrics?: Registry;
   /**
@@ -59,7 +62,7 @@ export interface AppOptions {
  * Assembles the Koa application: the filter chain in the order of DESIGN.md, then the endpoints.
  *
  *   request id -> request log -> recover -> request lifecycle (signal, deadline) -> limits
- *   -> [request info] -> authentication -> impersonation -> [audit] -> authorization
+ *   -> [request info] -> authentication -> impersonation -> audit -> authorization
  *   -> health / version -> api -> 404
  *
  * Bracketed filters do not exist yet; each goes in at its marked place below. Metrics and tracing go
@@ -86,7 +89,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   // [request info]: parse verb, group, version, resource, subresource, namespace, name into ctx.state.
   app.use(authentication({ authenticators: o.authenticators, ...(o.anonymous === undefined ? {} : { anonymous: o.anonymous }) }));
   app.use(impersonation({ authorizer: o.authorizer, naming: o.naming }));
-  // [audit] goes here, before authorization.
+  if (o.audit !== undefined) app.use(audit(o.audit));
   app.use(authorization({ authorizer: o.authorizer, ...(o.ruleResolver === undefined ? {} : { ruleResolver: o.ruleResolver }) }));
   app.use(async function publicEndpoints(ctx, next) {
     if (serveVersion(ctx, o.build)) return;

@@ -3,6 +3,7 @@ import type { UserInfo } from '../auth/user-info.js';
 import type { RequestAccess } from '../authorization/access.js';
 import type { RequestInfo } from '../request/request-info.js';
 import type { MediaOffer } from '../codec/negotiate.js';
+import type { RequestAudit } from '../audit/request-audit.js';
 import type { TraceScope } from '../tracing/request-tracing.js';
 
 /**
@@ -37,6 +38,11 @@ export interface RequestState {
   responseOffers?: readonly MediaOffer[];
   /** Set by admission plugins: the request's audit annotations (key -> value), for the audit log. */
   auditAnnotations?: Record<string, string>;
+  /**
+   * Set by the audit filter when the request is audited at Metadata or more (apiserver/audit/): handlers hand
+   * it the request object, patch and response (`ctx.state.audit?.requestObject(obj)`); absent otherwise.
+   */
+  audit?: RequestAudit;
 }
 
 export type AppContext = ParameterizedContext<RequestState>;

@@ -52,6 +52,7 @@ import { createWatchCache } from '../../storage/cache/watch-cache.js';
 import type { KubeObject } from '../api/object.js';
 import { decodeObject } from '../registry/generic/object-codec.js';
 import { watchCacheMetrics } from '../metrics/watch-cache-metrics.js';
+import { openAuditLog } from '../audit/audit-log.js';
 import { RequestTracing } from '../tracing/request-tracing.js';
 
 export interface StartOptions {
@@ -276,6 +277,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       },
     };
     const storeCheck = withDeadline('etcd', storeCheckTimeoutMs, () => theStore.check());
+    // --audit-*: the log is opened (and a bad path fails) before the server listens; closed after the listener.
+    const auditLog = config.audit === undefined ? undefined : await openAuditLog(config.audit, names, metrics, logger);
+    if (auditLog !== undefined) cleanups.push(() => auditLog.close());
     const registry = new InFlightRequests();
     const app = createApp({
       logger,
@@ -293,6 +297,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       requestTimeoutMs: config.requestTimeoutMs,
       draining: () => shuttingDown,
       metrics,
+      ...(auditLog === undefined ? {} : { audit: auditLog.filter }),
       ...(tracing === undefined ? {} : { tracing }),
       api,
     });

@@ -35,6 +35,13 @@ export interface DecodedRequestObject {
 }
 
 export async function decodeRequestObject(scope: RequestScope, fieldValidation: FieldValidation): Promise<DecodedRequestObject> {
+  const decoded = await decodeBody(scope, fieldValidation);
+  // The audit log's requestObject (and objectRef name/namespace), as decoded, before admission and defaults.
+  scope.ctx.state.audit?.requestObject(decoded.object);
+  return decoded;
+}
+
+async function decodeBody(scope: RequestScope, fieldValidation: FieldValidation): Promise<DecodedRequestObject> {
   const { schema } = scope.served.strategy;
   const accepted = bodyFormats(servesProtobuf(schema), scope.features.enabled('CBORServingAndStorage'));
   const format = requestContentType(scope.ctx.get('Content-Type') || undefined, accepted, scope.naming);

@@ -42,13 +42,21 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
   const isApply = format === 'apply-patch-yaml' || format === 'apply-patch-cbor';
   const options = parseWriteOptions(scope.query, 'PatchOptions', isApply);
   const bytes = await readBodyBytes(scope.ctx, maxRequestBodyBytes);
+  // The audit log's requestObject of a patch is the patch document itself (kube's LogRequestPatch).
+  const audit = scope.ctx.state.audit;
   if (format === 'apply-patch-cbor') {
     if (bytes.length === 0) throw badRequest('the body of the request was empty');
-    return handleApplyPatch(scope, decodeCborObject(bytes, served.strategy.schema), options);
+    const applied = decodeCborObject(bytes, served.strategy.schema);
+    audit?.requestPatch(applied);
+    return handleApplyPatch(scope, applied, options);
   }
   const text = bytes.toString('utf8');
   if (text.trim() === '') throw badRequest('the body of the request was empty');
-  if (format === 'apply-patch-yaml') return handleApplyPatch(scope, parseApplyYaml(text, options), options);
+  if (format === 'apply-patch-yaml') {
+    const applied = parseApplyYaml(text, options);
+    audit?.requestPatch(applied);
+    return handleApplyPatch(scope, applied, options);
+  }
   const ifMatch = ifMatchOf(scope);
   const strategic = format === 'strategic-merge-patch';
   // Duplicate keys of a strategic patch are strict errors (upstream decodes it with UnmarshalStrict).
@@ -56,6 +64,7 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
   if (format === 'merge-patch' && (patch === null || typeof patch !== 'object' || Array.isArray(patch))) {
     throw badRequest('the patch must be a JSON object for application/merge-patch+json');
   }
+  audit?.requestPatch(patch);
 
   let warnings: string[] = [];
   const apply = (current: KubeObject): KubeObject => {

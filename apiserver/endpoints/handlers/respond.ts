@@ -73,6 +73,8 @@ export async function respond(scope: RequestScope, status: number, body: Respons
     }
   }
 
+  // The audit log's responseObject (RequestResponse level; a Status also gives responseStatus).
+  ctx.state.audit?.responseObject(value);
   const pretty = wantsPretty(scope.query, ctx.get('User-Agent') || undefined, negotiated.pretty);
   // Sampled requests only: kube's SerializeObject span around the encoding (and gzip).
   const span = ctx.state.trace === undefined ? undefined : serializeSpan(ctx, negotiated.offer.mediaType);

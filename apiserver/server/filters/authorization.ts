@@ -32,6 +32,7 @@ export function authorization(options: AuthorizationOptions): Filter {
     const info = (ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, query));
     const attributes: AuthorizationAttributes = requestAttributes(user, info, ctx.method, query);
     const result = options.authorizer.authorize(attributes);
+    ctx.state.audit?.authorized(result.decision === 'allow', result.reason);
     if (result.decision !== 'allow') throw forbiddenError(attributes, result.reason);
     ctx.state.access = access;
     await next();

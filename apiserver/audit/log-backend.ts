@@ -1,0 +1,201 @@
+/**
+ * The audit log backend: event lines go into a bounded in-memory buffer and one writer loop appends them
+ * to the output (rotating-file.ts), many lines per write. Nothing on the request path waits for the disk:
+ * `write` only pushes a string (or drops it when the buffer is full) and returns.
+ *
+ * Modes (`--audit-log-mode`, kube's names):
+ * - `blocking` (kube's default for the log): lines are written as soon as the writer is free; lines that
+ *   arrive while a write is in flight go together in the next one. Unlike kube, the request does not wait
+ *   for its line (a Node server cannot block its event loop on a file write);
+ * - `batch`: the writer waits until `batchMaxSize` lines are buffered or `batchMaxWaitMs` passed since the
+ *   first of them;
+ * - `blocking-strict`: as blocking, and `healthy` is false while writes fail or the buffer is full: the
+ *   audit filter then refuses requests at RequestReceived (kube fails the request when its
+ *   RequestReceived event cannot be written).
+ *
+ * Failures: a line that does not fit in the buffer counts in `apiserver_audit_error_total{plugin="buffered"}`;
+ * lines of a failed write (ENOSPC, EFBIG: a full disk or a file-size limit) count in
+ * `{plugin="log"}` and are not retried; after a failure the writer waits (1 s, doubling to 30 s) before it
+ * tries again with the lines buffered meanwhile, so a full disk costs no CPU and requests never stall. A
+ * line cut short by a failure is terminated by a newline before the next write, so readers can skip it.
+ */
+import type { Logger } from '../log/logger.js';
+import type { AuditMetrics } from '../metrics/audit-metrics.js';
+import type { AuditSink } from './request-audit.js';
+import type { AuditOutput, WriteError } from './rotating-file.js';
+
+export type AuditLogMode = 'batch' | 'blocking' | 'blocking-strict';
+
+export interface LogBackendOptions {
+  readonly output: AuditOutput;
+  readonly mode: AuditLogMode;
+  /** Lines buffered at most (`--audit-log-batch-buffer-size`). */
+  readonly bufferSize: number;
+  /** batch mode: lines per write (`--audit-log-batch-max-size`). */
+  readonly batchMaxSize: number;
+  /** batch mode: longest wait for a batch to fill (`--audit-log-batch-max-wait`); 0 writes at once. */
+  readonly batchMaxWaitMs: number;
+  readonly metrics: AuditMetrics;
+  readonly logger: Logger;
+}
+
+/** Bytes per write at most, so one write does not hold a huge string. */
+const maxWriteBytes = 1 << 20;
+const firstRetryMs = 1000;
+const maxRetryMs = 30_000;
+
+export class LogBackend implements AuditSink {
+  readonly #o: LogBackendOptions;
+  #queue: string[] = [];
+  #writing = false;
+  #timer: NodeJS.Timeout | undefined;
+  #retryMs = 0;
+  #failing = false;
+  #droppedWhileFailing = 0;
+  #needNewline = false;
+  #closed = false;
+  #idle: (() => void)[] = [];
+
+  constructor(o: LogBackendOptions) {
+    this.#o = o;
+  }
+
+  /** Buffers one line; false when it was dropped (buffer full or backend closed). */
+  write(line: string): boolean {
+    if (this.#closed || this.#queue.length >= this.#o.bufferSize) {
+      this.#o.metrics.eventsDropped('buffered', 1);
+      if (this.#failing) this.#droppedWhileFailing++;
+      return false;
+    }
+    this.#queue.push(line);
+    this.#schedule();
+    return true;
+  }
+
+  /** For blocking-strict: the last write succeeded and the buffer has room. */
+  get healthy(): boolean {
+    return !this.#failing && this.#queue.length < this.#o.bufferSize;
+  }
+
+  /** Lines waiting to be written. */
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  /** Resolves once the buffer is empty and no write is in flight (tests, shutdown). */
+  flushed(): Promise<void> {
+    if (this.#queue.length === 0 && !this.#writing) return Promise.resolve();
+    if (this.#timer !== undefined && this.#retryMs === 0) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+      void this.#pump();
+    }
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Writes what is buffered (unless writes keep failing), then closes the output. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (!this.#failing) await this.flushed();
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#o.metrics.eventsDropped('log', this.#queue.length);
+    this.#queue = [];
+    await this.#o.output.close();
+  }
+
+  #schedule(): void {
+    if (this.#writing || this.#timer !== undefined) return;
+    const { mode, batchMaxSize, batchMaxWaitMs } = this.#o;
+    if (mode === 'batch' && this.#queue.length < batchMaxSize && batchMaxWaitMs > 0) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        void this.#pump();
+      }, batchMaxWaitMs);
+      this.#timer.unref();
+      return;
+    }
+    this.#writing = true;
+    // After the current tick, so the lines of requests finishing together share one write.
+    setImmediate(() => void this.#pump(true));
+  }
+
+  async #pump(started = false): Promise<void> {
+    if (this.#writing && !started) return;
+    this.#writing = true;
+    try {
+      while (this.#queue.length > 0) {
+        const { lines, bytes } = this.#take();
+        try {
+          await this.#o.output.write(bytes);
+          this.#recovered();
+        } catch (err) {
+          this.#failed(err as WriteError, lines, bytes);
+          await this.#backoff();
+        }
+      }
+    } finally {
+      this.#writing = false;
+      if (this.#queue.length === 0) for (const resolve of this.#idle.splice(0)) resolve();
+      else this.#schedule();
+    }
+  }
+
+  /** The next write: as many buffered lines as fit in maxWriteBytes (at least one). */
+  #take(): { lines: number[]; bytes: Buffer } {
+    const q = this.#queue;
+    let n = 0;
+    let size = 0;
+    const lengths: number[] = [];
+    const prefix = this.#needNewline ? '\n' : '';
+    while (n < q.length && (n === 0 || size + q[n]!.length < maxWriteBytes)) {
+      const len = Buffer.byteLength(q[n]!) + 1;
+      lengths.push(len);
+      size += len;
+      n++;
+    }
+    const text = `${prefix}${q.slice(0, n).join('\n')}\n`;
+    q.splice(0, n);
+    if (prefix !== '') lengths[0] = lengths[0]! + 1;
+    return { lines: lengths, bytes: Buffer.from(text) };
+  }
+
+  #failed(err: WriteError, lengths: readonly number[], bytes: Buffer): void {
+    const written = err.written ?? 0;
+    let complete = 0;
+    let end = 0;
+    for (const len of lengths) {
+      end += len;
+      if (end <= written) complete++;
+      else break;
+    }
+    const lost = lengths.length - complete;
+    this.#needNewline = written > 0 && written < bytes.length && bytes[written - 1] !== 0x0a;
+    this.#o.metrics.eventsDropped('log', lost);
+    if (!this.#failing) {
+      this.#o.logger.error({ err: err.message, code: err.code, lost }, 'audit log write failed; dropping audit events until writes succeed again');
+      this.#failing = true;
+      this.#droppedWhileFailing = 0;
+    }
+    this.#droppedWhileFailing += lost;
+    this.#retryMs = this.#retryMs === 0 ? firstRetryMs : Math.min(this.#retryMs * 2, maxRetryMs);
+  }
+
+  #recovered(): void {
+    if (!this.#failing) return;
+    this.#o.logger.warn({ dropped: this.#droppedWhileFailing }, 'audit log writes resumed');
+    this.#failing = false;
+    this.#retryMs = 0;
+  }
+
+  #backoff(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        resolve();
+      }, this.#retryMs);
+      this.#timer.unref();
+    });
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * One request's audit record: made by the audit filter only when the policy level is Metadata or more,
+ * attached to `ctx.state.audit`, and fed by the handlers through three cheap hooks (request object, patch,
+ * response object). Each stage the policy does not omit becomes one line, an `audit.<domain>/v1` Event in
+ * kube-apiserver 1.32's JSON (keys in its order) or kube's legacy one-line text.
+ *
+ * Costs: at Metadata the hooks only read the object's metadata (name, namespace, uid, resourceVersion fill
+ * the objectRef, as kube's LogRequestObject does at every level); objects are encoded only at Request
+ * (request object, patch) and RequestResponse (also the response object), once, when handed over, so later
+ * mutation by the registry cannot change what is logged. The parts common to every stage are encoded once.
+ */
+import type { UserInfo } from '../auth/user-info.js';
+import type { RequestInfo } from '../request/request-info.js';
+import type { AuditMetrics } from '../metrics/audit-metrics.js';
+import { formatMicroTime, formatRfc3339Nano, nowMicros } from './micro-time.js';
+import { stageBit, type RequestAuditConfig } from './policy-checker.js';
+import type { AuditStage } from './policy.js';
+import { auditView, type Sensitivity } from './redact.js';
+
+/** Where event lines go (log-backend.ts): never blocks; false when the line was dropped. */
+export interface AuditSink {
+  write(line: string): boolean;
+}
+
+/** What every request of one server shares. */
+export interface AuditEnvironment {
+  readonly sink: AuditSink;
+  readonly metrics: AuditMetrics;
+  /** `audit.<domain>/v1`. */
+  readonly apiVersion: string;
+  readonly format: 'json' | 'legacy';
+  /** `authorization.<domain>/decision` and `/reason` (kube's `authorization.k8s.io/...`). */
+  readonly decisionKey: string;
+  readonly reasonKey: string;
+}
+
+/** The `responseStatus` of an event: the bounded fields of a metav1.Status kube copies there. */
+export interface ResponseStatus {
+  status?: string;
+  message?: string;
+  reason?: string;
+  details?: unknown;
+  code: number;
+}
+
+export interface RequestAuditInit {
+  readonly config: RequestAuditConfig;
+  readonly auditID: string;
+  readonly requestURI: string;
+  readonly info: RequestInfo;
+  /** The authenticated caller. */
+  readonly user: UserInfo | undefined;
+  /** The user the caller impersonates, if any. */
+  readonly impersonatedUser: UserInfo | undefined;
+  readonly sourceIPs: readonly string[];
+  readonly userAgent: string;
+  readonly sensitivity: Sensitivity;
+  /** The request's annotations so far and later (admission policies, deprecation): read at each stage. */
+  readonly annotations: () => Record<string, string> | undefined;
+}
+
+const maxUserAgentLength = 1024;
+
+function userJson(u: UserInfo): Record<string, unknown> {
+  return {
+    username: u.name,
+    ...(u.uid === '' ? {} : { uid: u.uid }),
+    ...(u.groups.length === 0 ? {} : { groups: u.groups }),
+    ...(u.extra === undefined || Object.keys(u.extra).length === 0 ? {} : { extra: u.extra }),
+  };
+}
+
+function metaString(meta: Record<string, unknown>, key: string): string {
+  const v = meta[key];
+  return typeof v === 'string' ? v : '';
+}
+
+export class RequestAudit {
+  readonly level: RequestAuditConfig['level'];
+  readonly #config: RequestAuditConfig;
+  readonly #env: AuditEnvironment;
+  readonly #init: RequestAuditInit;
+  readonly #received = nowMicros();
+  #common: string | undefined;
+  // objectRef, filled from the request info, then from the request object's metadata.
+  #namespace: string;
+  #name: string;
+  #uid = '';
+  #resourceVersion = '';
+  #responseStatus: ResponseStatus | undefined;
+  #requestObject: string | undefined;
+  #responseObject: string | undefined;
+  #decision: string | undefined;
+  #reason: string | undefined;
+
+  constructor(env: AuditEnvironment, init: RequestAuditInit) {
+    this.#env = env;
+    this.#init = init;
+    this.#config = init.config;
+    this.level = init.config.level;
+    this.#namespace = init.info.namespace;
+    this.#name = init.info.name;
+  }
+
+  /** The decoded body of create/update (before admission and defaults). */
+  requestObject(obj: unknown): void {
+    if (obj !== null && typeof obj === 'object') {
+      const meta = (obj as { metadata?: unknown }).metadata;
+      if (meta !== null && typeof meta === 'object') {
+        const m = meta as Record<string, unknown>;
+        if (this.#namespace === '') this.#namespace = metaString(m, 'namespace');
+        if (this.#name === '') this.#name = metaString(m, 'name');
+        if (this.#uid === '') this.#uid = metaString(m, 'uid');
+        if (this.#resourceVersion === '') this.#resourceVersion = metaString(m, 'resourceVersion');
+      }
+    }
+    if (this.level === 'Request' || this.level === 'RequestResponse') this.#requestObject = this.#encode(obj);
+  }
+
+  /** The patch document of a patch request (a JSON patch array, a merge or apply object). */
+  requestPatch(patch: unknown): void {
+    if (this.level === 'Request' || this.level === 'RequestResponse') this.#requestObject = this.#encode(patch);
+  }
+
+  /** The body answered (object, list, Table, Status); a Status also fills `responseStatus`. */
+  responseObject(value: unknown): void {
+    if (value !== null && typeof value === 'object' && (value as { kind?: unknown }).kind === 'Status') {
+      this.fail(value as ResponseStatus);
+    }
+    if (this.level === 'RequestResponse') this.#responseObject = this.#encode(value);
+  }
+
+  /** The authorizer's verdict, as kube's `authorization.k8s.io/decision` and `/reason` annotations. */
+  authorized(allowed: boolean, reason: string): void {
+    this.#decision = allowed ? 'allow' : 'forbid';
+    this.#reason = reason === '' ? undefined : reason;
+  }
+
+  /** The response code (headers out or request done), unless a Status already set it. */
+  status(code: number): void {
+    if (this.#responseStatus === undefined) this.#responseStatus = { code };
+    else this.#responseStatus.code = code;
+  }
+
+  /** A failure Status: its bounded fields (status, message, reason, details, code). */
+  fail(s: { status?: unknown; message?: unknown; reason?: unknown; details?: unknown; code?: unknown }): void {
+    const out: ResponseStatus = { code: typeof s.code === 'number' ? s.code : (this.#responseStatus?.code ?? 0) };
+    if (typeof s.status === 'string' && s.status !== '') out.status = s.status;
+    if (typeof s.message === 'string' && s.message !== '') out.message = s.message;
+    if (typeof s.reason === 'string' && s.reason !== '') out.reason = s.reason;
+    if (s.details !== undefined) out.details = s.details;
+    this.#responseStatus = out;
+  }
+
+  /** True once a Status with the failure's fields was recorded. */
+  get hasStatusBody(): boolean {
+    return this.#responseStatus?.status !== undefined;
+  }
+
+  /**
+   * Emits the event of `stage` unless the policy omits it. Returns false when the backend dropped it.
+   */
+  emit(stage: AuditStage): boolean {
+    if ((this.#config.omitStages & stageBit[stage]) !== 0) return true;
+    const line = this.#env.format === 'json' ? this.#jsonLine(stage) : this.#legacyLine(stage);
+    this.#env.metrics.eventRecorded();
+    return this.#env.sink.write(line);
+  }
+
+  #encode(value: unknown): string | undefined {
+    try {
+      return JSON.stringify(auditView(value, this.#config.omitManagedFields, this.#init.sensitivity));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The members every stage shares, from requestURI to userAgent. */
+  #commonPart(): string {
+    if (this.#common !== undefined) return this.#common;
+    const i = this.#init;
+    let ua = i.userAgent;
+    if (ua.length > maxUserAgentLength) ua = `${ua.slice(0, maxUserAgentLength)}...TRUNCATED`;
+    let s = `,"requestURI":${JSON.stringify(i.requestURI)},"verb":${JSON.stringify(i.info.verb)},"user":${JSON.stringify(i.user === undefined ? {} : userJson(i.user))}`;
+    if (i.impersonatedUser !== undefined) s += `,"impersonatedUser":${JSON.stringify(userJson(i.impersonatedUser))}`;
+    if (i.sourceIPs.length > 0) s += `,"sourceIPs":${JSON.stringify(i.sourceIPs)}`;
+    if (ua !== '') s += `,"userAgent":${JSON.stringify(ua)}`;
+    this.#common = s;
+    return s;
+  }
+
+  #objectRef(): Record<string, string> | undefined {
+    const info = this.#init.info;
+    if (!info.isResourceRequest) return undefined;
+    const ref: Record<string, string> = {};
+    if (info.resource !== '') ref.resource = info.resource;
+    if (this.#namespace !== '') ref.namespace = this.#namespace;
+    if (this.#name !== '') ref.name = this.#name;
+    if (this.#uid !== '') ref.uid = this.#uid;
+    if (info.apiGroup !== '') ref.apiGroup = info.apiGroup;
+    if (info.apiVersion !== '') ref.apiVersion = info.apiVersion;
+    if (this.#resourceVersion !== '') ref.resourceVersion = this.#resourceVersion;
+    if (info.subresource !== '') ref.subresource = info.subresource;
+    return ref;
+  }
+
+  #annotations(): Record<string, string> | undefined {
+    const given = this.#init.annotations();
+    if (this.#decision === undefined) return given === undefined || Object.keys(given).length === 0 ? undefined : given;
+    const out: Record<string, string> = { ...given, [this.#env.decisionKey]: this.#decision };
+    if (this.#reason !== undefined) out[this.#env.reasonKey] = this.#reason;
+    return out;
+  }
+
+  #jsonLine(stage: AuditStage): string {
+    let s = `{"kind":"Event","apiVersion":"${this.#env.apiVersion}","level":"${this.level}","auditID":${JSON.stringify(this.#init.auditID)},"stage":"${stage}"`;
+    s += this.#commonPart();
+    const ref = this.#objectRef();
+    if (ref !== undefined) s += `,"objectRef":${JSON.stringify(ref)}`;
+    const st = stage === 'RequestReceived' ? undefined : this.#responseStatus;
+    if (st !== undefined) {
+      s += `,"responseStatus":{"metadata":{}`;
+      if (st.status !== undefined) s += `,"status":${JSON.stringify(st.status)}`;
+      if (st.message !== undefined) s += `,"message":${JSON.stringify(st.message)}`;
+      if (st.reason !== undefined) s += `,"reason":${JSON.stringify(st.reason)}`;
+      if (st.details !== undefined) s += `,"details":${JSON.stringify(st.details)}`;
+      s += `,"code":${st.code}}`;
+    }
+    if (this.#requestObject !== undefined && stage !== 'RequestReceived') s += `,"requestObject":${this.#requestObject}`;
+    if (this.#responseObject !== undefined && (stage === 'ResponseComplete' || stage === 'Panic')) s += `,"responseObject":${this.#responseObject}`;
+    s += `,"requestReceivedTimestamp":"${formatMicroTime(this.#received)}","stageTimestamp":"${formatMicroTime(nowMicros())}"`;
+    const ann = this.#annotations();
+    if (ann !== undefined) s += `,"annotations":${JSON.stringify(ann)}`;
+    return `${s}}`;
+  }
+
+  /** kube's legacy format (`--audit-log-format=legacy`): one line of quoted fields. */
+  #legacyLine(stage: AuditStage): string {
+    const i = this.#init;
+    // kube attributes the event to the caller and lists the impersonated user as `as`.
+    const q = (v: string): string => JSON.stringify(v);
+    const list = (l: readonly string[]): string => l.map(q).join(',');
+    const user = i.user;
+    const username = user !== undefined && user.name !== '' ? user.name : '<none>';
+    const groups = user !== undefined && user.name !== '' && user.groups.length > 0 ? list(user.groups) : '<none>';
+    const as = i.impersonatedUser?.name ?? '<self>';
+    const asGroups = i.impersonatedUser !== undefined ? list(i.impersonatedUser.groups) : '<lookup>';
+    const namespace = this.#namespace !== '' && i.info.isResourceRequest ? this.#namespace : '<none>';
+    const st = stage === 'RequestReceived' ? undefined : this.#responseStatus;
+    const response = st === undefined ? '<deferred>' : String(st.code);
+    return `${formatRfc3339Nano(this.#received)} AUDIT: id=${q(i.auditID)} stage=${q(stage)} ip=${q(i.sourceIPs[0] ?? '<unknown>')} method=${q(i.info.verb)} user=${q(username)} groups=${q(groups)} as=${q(as)} asgroups=${q(asGroups)} user-agent=${q(i.userAgent)} namespace=${q(namespace)} uri=${q(i.requestURI)} response="${response}"`;
+  }
+}

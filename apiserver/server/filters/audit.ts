@@ -1,0 +1,106 @@
+import type { ServerResponse } from 'node:http';
+import { RequestAudit, type AuditEnvironment } from '../../audit/request-audit.js';
+import type { PolicyChecker } from '../../audit/policy-checker.js';
+import { sensitivityOf } from '../../audit/redact.js';
+import { sourceIPs } from '../../audit/source-ips.js';
+import { internalError } from '../../errors/constructors.js';
+import { statusBody, wireDetails } from '../../errors/status-body.js';
+import { isStatusError } from '../../errors/status-error.js';
+import type { Naming } from '../../naming/naming.js';
+import { parseRequestInfo } from '../../request/request-info.js';
+import type { Filter } from '../request-state.js';
+
+export interface AuditFilterOptions {
+  readonly checker: PolicyChecker;
+  readonly env: AuditEnvironment;
+  /** For the resources whose values are redacted (the authentication group's TokenReview). */
+  readonly naming: Naming;
+  /**
+   * `--audit-log-mode=blocking-strict`: whether the backend can take events now. When it cannot, a request
+   * whose RequestReceived event would be lost is refused (500) and `rejected` is called.
+   */
+  readonly strict?: { readonly healthy: () => boolean; readonly rejected: () => void };
+}
+
+/**
+ * The audit filter, after impersonation and before authorization (kube-apiserver 1.32's WithAudit): the
+ * policy picks the request's level from the authenticated caller (before impersonation, as kube audits
+ * before it impersonates) and the request info. Level None costs one policy evaluation and nothing more.
+ * Otherwise a `RequestAudit` goes to `ctx.state.audit` for the handlers' hooks and the stage events are
+ * emitted:
+ * - RequestReceived at once;
+ * - ResponseStarted for long-running requests (watches, proxied streams) when their headers go out;
+ * - ResponseComplete when the rest of the chain returns or throws a Status (its fields in
+ *   `responseStatus`; the Status itself as `responseObject` at RequestResponse);
+ * - Panic instead, when anything else is thrown (what recover answers 500): `responseStatus` 500
+ *   InternalError `APIServer panic'd: <error>`.
+ *
+ * Failed impersonation and authentication are answered before this filter and are not audited (kube audits
+ * a failed impersonation, and failed authentication through a separate filter).
+ */
+export function audit(o: AuditFilterOptions): Filter {
+  const { checker, env, naming, strict } = o;
+  return async function auditFilter(ctx, next) {
+    const state = ctx.state;
+    const info = (state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)));
+    const caller = state.impersonatedBy ?? state.user;
+    const config = checker.evaluate(caller, info);
+    env.metrics.policyLevel(config.level);
+    if (config.level === 'None') return next();
+
+    const rec = new RequestAudit(env, {
+      config,
+      auditID: state.requestId,
+      requestURI: ctx.req.url ?? ctx.url,
+      info,
+      user: caller,
+      impersonatedUser: state.impersonatedBy === undefined ? undefined : state.user,
+      sourceIPs: sourceIPs(ctx.req),
+      userAgent: ctx.get('User-Agent'),
+      sensitivity: sensitivityOf(info, naming),
+      annotations: () => state.auditAnnotations,
+    });
+    state.audit = rec;
+    const accepted = rec.emit('RequestReceived');
+    if (strict !== undefined && (!accepted || !strict.healthy())) {
+      strict.rejected();
+      throw internalError('the audit log is not available: the request cannot be audited');
+    }
+    if (state.longRunning) emitWhenHeadersGo(ctx.res, rec);
+    try {
+      await next();
+    } catch (err) {
+      if (isStatusError(err)) {
+        const body = statusBody(err);
+        rec.responseObject(body.details === undefined ? body : { ...body, details: wireDetails(body.details) });
+        rec.emit('ResponseComplete');
+      } else if (isClientHttpError(err)) {
+        rec.fail({ status: 'Failure', message: String(err.message), code: err.status });
+        rec.emit('ResponseComplete');
+      } else {
+        rec.fail({ status: 'Failure', reason: 'InternalError', message: `APIServer panic'd: ${String(err)}`, code: 500 });
+        rec.emit('Panic');
+      }
+      throw err;
+    }
+    rec.status(ctx.res.statusCode);
+    rec.emit('ResponseComplete');
+  };
+}
+
+/** A Koa HTTP error recover answers with its own 4xx code (body parsers, `ctx.throw(400)`). */
+function isClientHttpError(err: unknown): err is { status: number; message: unknown } {
+  const e = err as { status?: unknown; expose?: unknown };
+  return typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true;
+}
+
+/** ResponseStarted when the response's headers are written (by the handler or by Koa). */
+function emitWhenHeadersGo(res: ServerResponse, rec: RequestAudit): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function auditedWriteHead(this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+    res.writeHead = writeHead;
+    rec.status(args[0]);
+    rec.emit('ResponseStarted');
+    return writeHead.apply(this, args);
+  } as ServerResponse['writeHead'];
+}
