@@ -37,6 +37,8 @@ import { errorEvent, eventEncoder, type EventEncoder, type WatchFormat } from '.
 import type { CacheWatcher } from '../../../storage/cache/types.js';
 import type { KubeObject } from '../../api/object.js';
 import type { RequestScope } from './request-scope.js';
+import type { WatchEventCells } from '../../metrics/request-metrics.js';
+import { VERB_WATCH, scopeIndex } from '../../metrics/request-labels.js';
 
 /** kube-apiserver's `--min-request-timeout` default: watches without timeoutSeconds last 1–2 times this. */
 const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
@@ -90,6 +92,11 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
   const timer = setTimeout(endWatch, timeoutMs);
   ctx.state.signal.addEventListener('abort', endWatch, { once: true });
   const signal = watchEnd.signal;
+  // apiserver_longrunning_requests while the watch runs; its events in apiserver_watch_events_* (metrics on).
+  const metrics = ctx.state.requestMetrics;
+  const requestInfo = ctx.state.requestInfo ?? info;
+  const longRunning = metrics?.longRunning(requestInfo, served, ctx.path, VERB_WATCH, scopeIndex(requestInfo));
+  longRunning?.inc();
   try {
     const watcher = await served.registry.watch(info.namespace, {
       labelSelector: o.labelSelector,
@@ -109,8 +116,9 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
     });
     // Streams say what they are: protobuf `;stream=watch` (length-prefixed frames), CBOR a sequence.
     const contentType = format === 'protobuf' ? `${offer.mediaType};stream=watch` : format === 'cbor' ? CBOR_SEQ_OFFER.mediaType : offer.mediaType;
-    await stream(scope, watcher, encode, contentType, signal, format);
+    await stream(scope, watcher, encode, contentType, signal, format, metrics?.watchEvents(served));
   } finally {
+    longRunning?.dec();
     clearTimeout(timer);
     ctx.state.signal.removeEventListener('abort', endWatch);
   }
@@ -124,6 +132,7 @@ async function stream(
   mediaType: string,
   signal: AbortSignal,
   format: WatchFormat,
+  eventMetrics: WatchEventCells | undefined,
 ): Promise<void> {
   const res = scope.ctx.res;
   scope.ctx.respond = false;
@@ -133,7 +142,12 @@ async function stream(
     // The watcher ends when `signal` aborts: deadline, client gone (request-lifecycle aborts the request's
     // signal on 'close'), shutdown.
     for await (const event of watcher) {
-      if (!res.write(encode(event)) && !(await drained(res, signal))) break;
+      const chunk = encode(event);
+      if (eventMetrics !== undefined) {
+        eventMetrics.events.value++;
+        eventMetrics.sizes.observe(typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
+      }
+      if (!res.write(chunk) && !(await drained(res, signal))) break;
     }
   } catch (err) {
     // Lagging: the cache ended a watcher that did not keep up; the client re-watches from its last RV.

@@ -26,6 +26,7 @@ import { handleUpdate } from '../handlers/update.js';
 import { handleScale, scaleScope, scaleVerbs } from '../handlers/scale.js';
 import { warningHeader } from '../handlers/respond.js';
 import type { ServedResources } from './served-resources.js';
+import { deprecationOf } from './deprecation.js';
 
 const handlers: Record<Verb, (scope: RequestScope) => Promise<void>> = {
   get: handleGet,
@@ -65,8 +66,17 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     if (served === undefined) return next();
     const { strategy } = served;
     const gr = served.registry.context.gr;
-    // A deprecated version warns on every request of the resource, errors included (as kube's CRD handler).
-    if (strategy.deprecationWarning !== undefined) ctx.append('Warning', warningHeader(strategy.deprecationWarning));
+    ctx.state.served = served;
+    // A deprecated version signals every request of the resource, errors included (as kube's handlers):
+    // a Warning header and the audit annotations (spec 1 "Signals on deprecated REST endpoints"; the
+    // metric is the metrics filter's).
+    const deprecation = deprecationOf(served, o.naming);
+    if (deprecation !== undefined) {
+      ctx.append('Warning', warningHeader(deprecation.warning));
+      const annotations = (ctx.state.auditAnnotations ??= {});
+      annotations[o.naming.key('deprecated')] = 'true';
+      if (deprecation.removedRelease !== '') annotations[o.naming.key('removed-release')] = deprecation.removedRelease;
+    }
     const offers = objectOffers(o.naming, servesProtobuf(strategy.schema), o.features.enabled('CBORServingAndStorage'));
     // Errors of this request are rendered in the client's preferred representation among these.
     ctx.state.responseOffers = offers;

@@ -1,6 +1,7 @@
 import { authenticateRequest, type RequestAuthenticator } from '../../auth/authenticator.js';
 import { anonymousUser } from '../../auth/user-info.js';
 import { unauthorized } from '../../errors/constructors.js';
+import type { AuthMetrics } from '../../metrics/auth-metrics.js';
 import { isPublicPath } from '../public-paths.js';
 import type { AppContext, Filter } from '../request-state.js';
 
@@ -14,6 +15,8 @@ export interface AuthenticationOptions {
    * Default: only on the public paths (health, version).
    */
   readonly anonymous?: (ctx: AppContext) => boolean;
+  /** `authentication_attempts` / `authentication_duration_seconds`, when request metrics are on. */
+  readonly metrics?: AuthMetrics;
 }
 
 const publicOnly = (ctx: AppContext): boolean => isPublicPath(ctx.path);
@@ -27,11 +30,22 @@ const publicOnly = (ctx: AppContext): boolean => isPublicPath(ctx.path);
  */
 export function authentication(options: AuthenticationOptions): Filter {
   const anonymous = options.anonymous ?? publicOnly;
+  const metrics = options.metrics;
   return async function authenticationFilter(ctx, next) {
-    const { user, invalid } = await authenticateRequest(ctx.req, options.authenticators);
+    const start = metrics === undefined ? 0 : performance.now();
+    let result: Awaited<ReturnType<typeof authenticateRequest>>;
+    try {
+      result = await authenticateRequest(ctx.req, options.authenticators);
+    } catch (err) {
+      metrics?.authentication('error', (performance.now() - start) / 1000);
+      throw err;
+    }
+    const { user, invalid } = result;
     if (user !== undefined) ctx.state.user = user;
     else if (!invalid && anonymous(ctx)) ctx.state.user = anonymousUser;
-    else throw unauthorized();
+    // As kube: rejected credentials are an `error`, no credentials where anonymous is not allowed a `failure`.
+    if (metrics !== undefined) metrics.authentication(ctx.state.user !== undefined ? 'success' : invalid ? 'error' : 'failure', (performance.now() - start) / 1000);
+    if (ctx.state.user === undefined) throw unauthorized();
     await next();
   };
 }

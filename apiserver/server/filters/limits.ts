@@ -9,6 +9,8 @@ export interface LimitsOptions {
   readonly maxMutating: number;
   /** Largest request body accepted, by its declared Content-Length (3 MiB as kube-apiserver). */
   readonly maxBodyBytes: number;
+  /** Told the in-flight counts each time a request takes a slot (`apiserver_current_inflight_requests`). */
+  readonly inflight?: { recordInflight(readOnly: number, mutating: number): void };
 }
 
 const mutating = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -38,6 +40,7 @@ export function limits(options: LimitsOptions): Filter {
     if (max > 0 && current >= max) throw tooManyRequests();
     if (isMutating) mutatingCount++;
     else readOnly++;
+    options.inflight?.recordInflight(readOnly, mutatingCount);
     try {
       await next();
     } finally {
