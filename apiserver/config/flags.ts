@@ -177,6 +177,9 @@ export const flagTable: readonly FlagSpec[] = [
       + 'component "kube:"; the flag may be given several times. An unknown gate, or a gate locked to its default '
       + `set to the other value, is an error. Alpha and beta gates:\n${featureGateHelpLines().join('\n')}` },
   // Limits and timeouts
+  { name: 'request-metrics', type: 'bool', default: 'true',
+    help: 'Records every request in the apiserver_request_* metrics (and the watch, authentication and authorization '
+      + 'attempt metrics) served at /metrics. false turns that recording off (a benchmark baseline); the families stay, empty.' },
   { name: 'max-requests-inflight', type: 'int', default: '400', arg: 'n',
     help: 'Maximum number of non-mutating requests in flight; more get 429. 0 means no limit.' },
   { name: 'max-mutating-requests-inflight', type: 'int', default: '200', arg: 'n',

@@ -115,6 +115,8 @@ export interface ServerConfig {
   readonly audit?: AuditConfig;
   /** `--tracing-config-file`, read and validated; undefined: tracing off. */
   readonly tracing?: TracingConfig;
+  /** `--request-metrics` (default true): false records no request metrics (the families are still served). */
+  readonly requestMetrics?: boolean;
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
   readonly requestTimeoutMs: number;
@@ -268,6 +270,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     logLevel: flags.string('log-level') ?? 'info',
     ...(audit === undefined ? {} : { audit }),
     ...(tracingConfigFile === undefined ? {} : { tracing: tracingConfig(resolve(cwd, tracingConfigFile), groupDomain, features) }),
+    ...(flags.bool('request-metrics') ? {} : { requestMetrics: false }),
     maxRequestsInflight: flags.int('max-requests-inflight'),
     maxMutatingRequestsInflight: flags.int('max-mutating-requests-inflight'),
     requestTimeoutMs,

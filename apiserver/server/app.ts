@@ -18,6 +18,9 @@ import { recover } from './filters/recover.js';
 import { requestId } from './filters/request-id.js';
 import { requestLifecycle } from './filters/request-lifecycle.js';
 import { requestLog } from './filters/request-log.js';
+import { requestMetrics } from './filters/metrics.js';
+import type { RequestMetrics } from '../metrics/request-metrics.js';
+import type { AuthMetrics } from '../metrics/auth-metrics.js';
 import { tracing } from './filters/tracing.js';
 import type { RequestTracing } from '../tracing/request-tracing.js';
 import type { InFlightRequests } from './in-flight-requests.js';
@@ -51,6 +54,10 @@ export interface AppOptions {
   readonly audit?: AuditFilterOptions;
   /** Served at `/metrics` (authenticated). */
   readonly metrics?: Registry;
+  /** Request metrics (`--request-metrics`, default on); undefined adds no metrics filter and no auth metrics. */
+  readonly requestMetrics?: RequestMetrics;
+  /** The authentication and authorization attempt metrics, recorded only with `requestMetrics`. */
+  readonly authMetrics?: AuthMetrics;
   /**
    * Serves the API paths after authentication (later: discovery, openapi, the REST handlers). It either
    * answers or calls `next()`, which ends in a 404 Status.
@@ -78,6 +85,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
 
   app.use(requestId());
   if (o.tracing !== undefined) app.use(tracing(o.tracing));
+  if (o.requestMetrics !== undefined) app.use(requestMetrics(o.requestMetrics));
   app.use(requestLog({ logger: o.logger }));
   app.use(recover({ logger: o.logger }));
   app.use(requestLifecycle({ registry: o.registry, requestTimeoutMs: o.requestTimeoutMs, draining: o.draining }));
@@ -85,12 +93,21 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     maxReadOnly: o.maxRequestsInflight,
     maxMutating: o.maxMutatingRequestsInflight,
     maxBodyBytes: maxRequestBodyBytes,
+    ...(o.requestMetrics === undefined ? {} : { inflight: o.requestMetrics }),
   }));
   // [request info]: parse verb, group, version, resource, subresource, namespace, name into ctx.state.
-  app.use(authentication({ authenticators: o.authenticators, ...(o.anonymous === undefined ? {} : { anonymous: o.anonymous }) }));
+  app.use(authentication({
+    authenticators: o.authenticators,
+    ...(o.anonymous === undefined ? {} : { anonymous: o.anonymous }),
+    ...(o.authMetrics === undefined ? {} : { metrics: o.authMetrics }),
+  }));
   app.use(impersonation({ authorizer: o.authorizer, naming: o.naming }));
   if (o.audit !== undefined) app.use(audit(o.audit));
-  app.use(authorization({ authorizer: o.authorizer, ...(o.ruleResolver === undefined ? {} : { ruleResolver: o.ruleResolver }) }));
+  app.use(authorization({
+    authorizer: o.authorizer,
+    ...(o.ruleResolver === undefined ? {} : { ruleResolver: o.ruleResolver }),
+    ...(o.authMetrics === undefined ? {} : { metrics: o.authMetrics }),
+  }));
   app.use(async function publicEndpoints(ctx, next) {
     if (serveVersion(ctx, o.build)) return;
     if (await serveHealth(ctx, o.health, o.logger)) return;

@@ -4,6 +4,8 @@ import type { RequestAccess } from '../authorization/access.js';
 import type { RequestInfo } from '../request/request-info.js';
 import type { MediaOffer } from '../codec/negotiate.js';
 import type { RequestAudit } from '../audit/request-audit.js';
+import type { ServedResource } from '../endpoints/resources/served-resources.js';
+import type { RequestMetrics } from '../metrics/request-metrics.js';
 import type { TraceScope } from '../tracing/request-tracing.js';
 
 /**
@@ -43,6 +45,10 @@ export interface RequestState {
    * it the request object, patch and response (`ctx.state.audit?.requestObject(obj)`); absent otherwise.
    */
   audit?: RequestAudit;
+  /** Set by the metrics filter (request metrics on): the watch handler's long-running gauge and watch event series. */
+  requestMetrics?: RequestMetrics;
+  /** Set by the resource router: the served resource the request addresses (its metrics series, deprecation). */
+  served?: ServedResource;
 }
 
 export type AppContext = ParameterizedContext<RequestState>;

@@ -52,6 +52,8 @@ import { createWatchCache } from '../../storage/cache/watch-cache.js';
 import type { KubeObject } from '../api/object.js';
 import { decodeObject } from '../registry/generic/object-codec.js';
 import { watchCacheMetrics } from '../metrics/watch-cache-metrics.js';
+import { RequestMetrics } from '../metrics/request-metrics.js';
+import { AuthMetrics } from '../metrics/auth-metrics.js';
 import { openAuditLog } from '../audit/audit-log.js';
 import { RequestTracing } from '../tracing/request-tracing.js';
 
@@ -152,6 +154,15 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
     const metrics = new Registry();
     const cacheMetrics = watchCacheMetrics(metrics);
+    // Request metrics (apiserver/metrics/request-metrics.ts): the families are always served; recording is
+    // on unless --request-metrics=false (the benchmark's baseline).
+    const requestMetrics = new RequestMetrics(metrics, names);
+    const authMetrics = new AuthMetrics(metrics);
+    const recordRequests = config.requestMetrics !== false;
+    if (recordRequests) {
+      const stopInflightPeriods = requestMetrics.startInflightPeriods();
+      cleanups.push(async () => stopInflightPeriods());
+    }
     // RBAC decides from an index of the RBAC objects, fed by their watch caches (or the bootstrap policy
     // when this server does not serve them); the server listens once it holds their current state.
     const rbacIndex = authorizationModes.includes('RBAC') ? new RbacIndex(names.group('rbac')) : undefined;
@@ -206,6 +217,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         aggregation: aggregator,
       });
       cleanups.push(async () => served.resources.stop());
+      requestMetrics.resolveResourcesWith((group, version, resource) => served.resources.lookup(group, version, resource));
       serviceAllocation.bind(served.resources);
       serviceRanges = serviceAllocation.ranges;
       if (serviceAllocation.mode === 'ipaddress') await ensureDefaultServiceCIDR(served.resources, names, serviceAllocation.ranges);
@@ -297,6 +309,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       requestTimeoutMs: config.requestTimeoutMs,
       draining: () => shuttingDown,
       metrics,
+      ...(recordRequests ? { requestMetrics, authMetrics } : {}),
       ...(auditLog === undefined ? {} : { audit: auditLog.filter }),
       ...(tracing === undefined ? {} : { tracing }),
       api,
@@ -311,7 +324,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     }, app.callback());
     // A reloaded client CA bundle is also named to clients in new handshakes (tls/client-ca-context.ts).
     followClientCas(server, secureContext, auth.clientCas, { onError: (err) => logger.warn({ err: err.message }, 'client CAs not updated in the TLS context') });
-    server.on('tlsClientError', (err) => logger.debug({ err: err.message }, 'TLS handshake failed'));
+    server.on('tlsClientError', (err) => {
+      requestMetrics.tlsHandshakeError();
+      logger.debug({ err: err.message }, 'TLS handshake failed');
+    });
     const serverClosed = listenAndTrackClose(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

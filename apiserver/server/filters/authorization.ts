@@ -3,6 +3,7 @@ import { forbiddenError } from '../../authorization/forbidden.js';
 import { requestAttributes } from '../../authorization/request-attributes.js';
 import type { RuleResolver } from '../../authorization/rbac-index.js';
 import { internalError } from '../../errors/constructors.js';
+import type { AuthMetrics } from '../../metrics/auth-metrics.js';
 import { parseRequestInfo } from '../../request/request-info.js';
 import type { Filter } from '../request-state.js';
 
@@ -11,6 +12,8 @@ export interface AuthorizationOptions {
   readonly authorizer: Authorizer;
   /** The rules users hold (RBAC), for the escalation checks of RBAC writes; none without RBAC. */
   readonly ruleResolver?: RuleResolver;
+  /** `authorization_attempts_total` / `authorization_duration_seconds`, when request metrics are on. */
+  readonly metrics?: AuthMetrics;
 }
 
 /**
@@ -31,7 +34,18 @@ export function authorization(options: AuthorizationOptions): Filter {
     const query = new URLSearchParams(ctx.querystring);
     const info = (ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, query));
     const attributes: AuthorizationAttributes = requestAttributes(user, info, ctx.method, query);
-    const result = options.authorizer.authorize(attributes);
+    const metrics = options.metrics;
+    const start = metrics === undefined ? 0 : performance.now();
+    let result: ReturnType<Authorizer['authorize']>;
+    try {
+      result = options.authorizer.authorize(attributes);
+    } catch (err) {
+      metrics?.authorization('error', (performance.now() - start) / 1000);
+      throw err;
+    }
+    if (metrics !== undefined) {
+      metrics.authorization(result.decision === 'allow' ? 'allowed' : result.decision === 'deny' ? 'denied' : 'no-opinion', (performance.now() - start) / 1000);
+    }
     ctx.state.audit?.authorized(result.decision === 'allow', result.reason);
     if (result.decision !== 'allow') throw forbiddenError(attributes, result.reason);
     ctx.state.access = access;
