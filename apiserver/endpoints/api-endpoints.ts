@@ -3,7 +3,7 @@
  * answered here falls through to the chain's 404.
  */
 import type { Store } from '../../storage/interface.js';
-import { admissionChain, type AdmissionChain } from '../admission/chain.js';
+import { admissionChain, type AdmissionChain, type AdmissionChainMetrics } from '../admission/chain.js';
 import type { AdmissionPlugin } from '../admission/plugin.js';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
 import { serviceAccountAdmission } from '../admission/plugins/service-account.js';
@@ -32,6 +32,10 @@ export interface ApiOptions {
   readonly watchCache?: ServeOptions['watchCache'];
   /** See ServeOptions.ttlSeconds (`--event-ttl`). */
   readonly ttlSeconds?: ServeOptions['ttlSeconds'];
+  /** See ServeOptions.storeFor (store calls timed per resource). */
+  readonly storeFor?: ServeOptions['storeFor'];
+  /** The admission chain's step and plugin timings; default none. */
+  readonly admissionMetrics?: AdmissionChainMetrics;
   /** See ServeOptions.writeHooks (Service allocation). */
   readonly writeHooks?: ServeOptions['writeHooks'];
   /** The authorizer, rules and token authenticators the review APIs answer with (KindStrategy.virtual). */
@@ -67,6 +71,7 @@ export function apiEndpoints(o: ApiOptions): Api {
     ...(o.watchCache ? { watchCache: o.watchCache } : {}),
     ...(o.ttlSeconds ? { ttlSeconds: o.ttlSeconds } : {}),
     ...(o.writeHooks ? { writeHooks: o.writeHooks } : {}),
+    ...(o.storeFor ? { storeFor: o.storeFor } : {}),
   });
   // Discovery and OpenAPI follow what is served now: custom resources come and go at runtime. They get no
   // `--runtime-config` predicate: the built-in kinds it disables are not in `resources` at all, and a CRD's
@@ -84,7 +89,7 @@ export function apiEndpoints(o: ApiOptions): Api {
     serviceAccountAdmission(resources, o.naming),
     ...certificateAdmission(o.naming, (o.services ?? noServerServices).authorizer),
     ...(o.admissionPlugins?.(resources) ?? []),
-  ]);
+  ], o.admissionMetrics);
   const router = resourceRouter({ naming: o.naming, resources, features, admission, ...(o.services ? { services: o.services } : {}) });
   const local: Filter = (ctx, next) => discovery(ctx, () => openapi(ctx, () => router(ctx, next)));
   const proxy = o.aggregation?.filter;

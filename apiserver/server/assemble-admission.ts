@@ -11,8 +11,15 @@ import type { Logger } from '../log/logger.js';
 import type { Naming } from '../naming/naming.js';
 import { policyAdmission, type PolicyAdmission } from '../admission/policy/policy-admission.js';
 import { registryNamespaces, registrySource, servedParams } from '../admission/policy/sources.js';
+import type { PolicyCheckMetrics } from '../admission/policy/dispatcher.js';
 
-export function policyAdmissionOf(resources: ServedResources, naming: Naming, authorizer: Authorizer, logger: Logger): PolicyAdmission | undefined {
+export function policyAdmissionOf(
+  resources: ServedResources,
+  naming: Naming,
+  authorizer: Authorizer,
+  logger: Logger,
+  metrics?: PolicyCheckMetrics,
+): PolicyAdmission | undefined {
   const group = naming.group('admissionregistration');
   const policies = resources.lookup(group, 'v1', 'validatingadmissionpolicies')?.registry;
   const bindings = resources.lookup(group, 'v1', 'validatingadmissionpolicybindings')?.registry;
@@ -27,5 +34,6 @@ export function policyAdmissionOf(resources: ServedResources, naming: Naming, au
     authorizer,
     naming,
     onError: (err) => log.warn({ err }, 'validating admission policy'),
+    ...(metrics === undefined ? {} : { metrics }),
   });
 }

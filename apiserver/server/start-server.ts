@@ -55,6 +55,11 @@ import { watchCacheMetrics } from '../metrics/watch-cache-metrics.js';
 import { RequestMetrics } from '../metrics/request-metrics.js';
 import { AuthMetrics } from '../metrics/auth-metrics.js';
 import { openAuditLog } from '../audit/audit-log.js';
+import { storageMetrics, storageSizeMetrics } from '../metrics/storage-metrics.js';
+import { admissionMetrics, policyCheckMetrics } from '../metrics/admission-metrics.js';
+import { runtimeMetrics } from '../metrics/runtime-metrics.js';
+import { instrumentStore, type StoreCallHook } from '../../storage/instrumented-store.js';
+import { openSizeMonitor } from '../../storage/size-monitor.js';
 import { RequestTracing } from '../tracing/request-tracing.js';
 
 export interface StartOptions {
@@ -163,6 +168,19 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       const stopInflightPeriods = requestMetrics.startInflightPeriods();
       cleanups.push(async () => stopInflightPeriods());
     }
+    // Storage, admission and runtime metrics (apiserver/metrics/). Store calls are timed per resource by
+    // one wrapper each (storage/instrumented-store.ts), which also carries the tracer's per-call hook.
+    const storeMetrics = storageMetrics(metrics);
+    const storeHook: StoreCallHook | undefined = undefined;
+    const storeFor = (type: string): Store => instrumentStore(theStore, type, { metrics: storeMetrics, ...(storeHook === undefined ? {} : { hook: storeHook }) });
+    const runtime = runtimeMetrics(metrics);
+    cleanups.push(async () => runtime.stop());
+    const storeSize = storageSizeMetrics(
+      metrics,
+      openSizeMonitor(config.storage.backend === 'etcd' ? { backend: 'etcd', endpoints: config.storage.endpoints } : { backend: 'memory', dataDir: join(config.dataDir, 'store') }),
+      { backend: config.storage.backend === 'etcd' ? 'etcd' : 'embedded', onError: (err) => logger.debug({ err }, 'reading the storage size') },
+    );
+    cleanups.push(() => storeSize.stop());
     // RBAC decides from an index of the RBAC objects, fed by their watch caches (or the bootstrap policy
     // when this server does not serve them); the server listens once it holds their current state.
     const rbacIndex = authorizationModes.includes('RBAC') ? new RbacIndex(names.group('rbac')) : undefined;
@@ -190,16 +208,20 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       // Service cluster IPs and node ports (the registry's WriteHooks for `services`).
       const serviceAllocation = assembleServiceAllocation(config, theStore, names, runtimeConfig, logger);
       const served = apiEndpoints({
-        watchCache: (keyPrefix, resource) => {
-          const cache = createWatchCache<KubeObject>(theStore, keyPrefix, {
+        watchCache: (keyPrefix, resource, store, type) => {
+          const objects = storeMetrics.objects(type);
+          const cache = createWatchCache<KubeObject>(store, keyPrefix, {
             decode: decodeObject,
             resource,
-            metrics: cacheMetrics,
+            // apiserver_storage_objects follows the cache's count (kube counts the stored objects).
+            metrics: { ...cacheMetrics, cacheSize: (r, n) => (cacheMetrics.cacheSize(r, n), objects.set(n)) },
             logger: { warn: (message) => cacheLogger.warn(message) },
           });
           return cache;
         },
         store: theStore,
+        storeFor,
+        admissionMetrics: admissionMetrics(metrics),
         naming: names,
         kinds: builtinKinds(names),
         prefix: config.storagePrefix,
@@ -211,7 +233,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         services,
         // NamespaceLifecycle (always first), then ValidatingAdmissionPolicy, then a caller's plugins.
         admissionPlugins: (resources) => {
-          policies = policyAdmissionOf(resources, names, authorizer, logger);
+          policies = policyAdmissionOf(resources, names, authorizer, logger, policyCheckMetrics(metrics));
           return [...(policies === undefined ? [] : [policies]), ...(options.admissionPlugins?.(resources) ?? [])];
         },
         aggregation: aggregator,

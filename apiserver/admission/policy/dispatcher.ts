@@ -52,6 +52,29 @@ export interface DispatchContext {
   readonly equivalents: readonly EquivalentResource[];
   /** The object and old object as another version of the same resource (matchPolicy Equivalent). */
   readonly convert?: (object: KubeObject, to: GroupVersionKind) => KubeObject | Promise<KubeObject>;
+  /** kube's `apiserver_validating_admission_policy_check_*` (see PolicyCheckMetrics). */
+  readonly metrics?: PolicyCheckMetrics;
+}
+
+/** kube's `error_type` of a policy check. */
+export type PolicyErrorType = 'no_error' | 'compile_error' | 'invalid_error' | 'out_of_budget';
+
+/**
+ * Policy check outcomes, counted as Kubernetes counts them: each deny decision once per validationAction
+ * of its binding (`deny`, `warn`, `audit`), an erring auditAnnotation as `deny`, and an admit decision only
+ * when it came from an error ignored under failurePolicy Ignore (`allow`). `seconds` is the evaluation of
+ * the binding for that param (Kubernetes times each expression; here one evaluation covers them all).
+ */
+export interface PolicyCheckMetrics {
+  check(policy: string, binding: string, errorType: PolicyErrorType, action: 'allow' | 'deny' | 'warn' | 'audit', seconds: number): void;
+}
+
+/** Kubernetes' classification of a decision's error by its message. */
+function errorTypeOf(d: PolicyDecision): PolicyErrorType {
+  if (d.evaluation !== 'error') return 'no_error';
+  if (d.message.includes('compilation error')) return 'compile_error';
+  if (d.message.includes('running out of cost budget')) return 'out_of_budget';
+  return 'invalid_error';
 }
 
 interface Denial {
@@ -124,6 +147,7 @@ const sameKind = (x: GroupVersionKind, y: GroupVersionKind): boolean => x.group 
 /** Runs the candidate hooks for a request; throws the denial (or the namespace's 404). */
 export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHook[], ctx: DispatchContext): Promise<void> {
   const denials: Denial[] = [];
+  const metrics = ctx.metrics;
   const namespaces = new Map<string, Promise<KubeObject | undefined>>();
   const namespaceOf = (name: string): Promise<KubeObject | undefined> => {
     let p = namespaces.get(name);
@@ -264,11 +288,17 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
         requestResourceAuthorizer,
       };
       for (const param of params) {
+        const began = metrics === undefined ? 0 : performance.now();
         const result = validatePolicy(p, p.paramKind === undefined ? base : { ...base, params: param });
+        const seconds = metrics === undefined ? 0 : (performance.now() - began) / 1000;
         for (let i = 0; i < result.decisions.length; i++) {
           const d = result.decisions[i]!;
-          if (d.action !== 'deny') continue;
+          if (d.action !== 'deny') {
+            if (metrics !== undefined && d.evaluation === 'error') metrics.check(p.name, b.name, errorTypeOf(d), 'allow', seconds);
+            continue;
+          }
           for (const action of b.validationActions) {
+            metrics?.check(p.name, b.name, errorTypeOf(d), action === 'Deny' ? 'deny' : action === 'Warn' ? 'warn' : 'audit', seconds);
             if (action === 'Deny') denials.push({ policy: p.name, binding: b.name, decision: d });
             else if (action === 'Warn') {
               const text = `Validation failed for ValidatingAdmissionPolicy '${p.name}' with binding '${b.name}': ${d.message}`;
@@ -292,7 +322,9 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
             if (values === undefined) collected.set(r.key, [value]);
             else if (!values.includes(value)) values.push(value);
           } else if (r.action === 'error') {
-            denials.push({ policy: p.name, binding: b.name, decision: { action: 'deny', evaluation: 'error', message: r.error, reason: '' } });
+            const decision: PolicyDecision = { action: 'deny', evaluation: 'error', message: r.error, reason: '' };
+            metrics?.check(p.name, b.name, errorTypeOf(decision), 'deny', seconds);
+            denials.push({ policy: p.name, binding: b.name, decision });
           }
         }
       }

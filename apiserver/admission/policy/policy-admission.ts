@@ -30,7 +30,7 @@ import type { KubeObject } from '../../api/object.js';
 import type { Naming } from '../../naming/naming.js';
 import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from '../attributes.js';
 import type { AdmissionPlugin } from '../plugin.js';
-import { candidateResources, dispatch, objectName } from './dispatcher.js';
+import { candidateResources, dispatch, objectName, type PolicyCheckMetrics } from './dispatcher.js';
 import type { EquivalentResource } from './match-resources.js';
 import type { ParamLookup } from './params.js';
 import { startPolicySource, type ObjectSource, type PolicySource } from './policy-source.js';
@@ -55,6 +55,8 @@ export interface PolicyAdmissionOptions {
   /** Wait before following a source again after its watch failed. Default 1 s. */
   readonly retryMs?: number;
   readonly onError?: (err: unknown) => void;
+  /** kube's policy check metrics (dispatcher.ts); default none. */
+  readonly metrics?: PolicyCheckMetrics;
   /** Called after each new set of policies is in force (tests, metrics). */
   readonly onIndexed?: (index: PolicyIndex) => void;
 }
@@ -132,6 +134,7 @@ export function policyAdmission(o: PolicyAdmissionOptions): PolicyAdmission {
         validationFailureKey,
         equivalents,
         ...(o.convert === undefined ? {} : { convert: o.convert }),
+        ...(o.metrics === undefined ? {} : { metrics: o.metrics }),
       });
     },
     start() {

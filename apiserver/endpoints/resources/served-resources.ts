@@ -16,6 +16,7 @@ import { DEFAULT_ETCD_PREFIX, keyLayout } from '../../registry/generic/keys.js';
 import type { Naming } from '../../naming/naming.js';
 import { groupOf, storedResourceOf, type KindStrategy, type WriteHooks } from '../../registry/kind-strategy.js';
 import { createGenericRegistry, type GenericRegistry } from '../../registry/generic/generic-registry.js';
+import { qualifiedResource } from '../../errors/constructors.js';
 
 export interface ServedResource {
   readonly strategy: KindStrategy;
@@ -62,10 +63,17 @@ export interface ServeOptions {
   /** `--runtime-config`: disabled group versions and resources of the built-in kinds are not served. */
   readonly enabled?: (group: string, version: string, resource: string) => boolean;
   /**
-   * Makes the watch cache of one resource, given its key prefix (`/registry/secrets/`) and resource name.
+   * Makes the watch cache of one resource, given its key prefix (`/registry/secrets/`), resource name, the
+   * store to read (`storeFor`'s) and kube's group-resource string of it (`secrets`, `deployments.apps`).
    * Without it, reads go to the store and watch is unavailable. Caches are stopped by `removeSet` / `stop`.
    */
-  readonly watchCache?: (keyPrefix: string, resource: string) => WatchCache<KubeObject>;
+  readonly watchCache?: (keyPrefix: string, resource: string, store: Store, type: string) => WatchCache<KubeObject>;
+  /**
+   * The store one stored resource's registry and watch cache use, given kube's group-resource string of
+   * the stored resource (`pods`, `deployments.apps`): the server wraps `store` to time each call per
+   * resource (storage/instrumented-store.ts). Default: `store` itself.
+   */
+  readonly storeFor?: (type: string) => Store;
   /**
    * Per stored resource: objects expire this many seconds after each write (`{ events: 3600 }` for
    * `--event-ttl`); applies to every kind stored as that resource.
@@ -89,11 +97,11 @@ export function serveResources(o: ServeOptions): ServedResources {
 
   const keyOf = (group: string, version: string, resource: string): string => `${group}/${version}/${resource}`;
 
-  const cacheFor = (set: string, keyPrefix: string, resource: string): WatchCache<KubeObject> | undefined => {
+  const cacheFor = (set: string, keyPrefix: string, resource: string, store: Store, type: string): WatchCache<KubeObject> | undefined => {
     if (o.watchCache === undefined) return undefined;
     let entry = caches.get(keyPrefix);
     if (entry === undefined) {
-      entry = { cache: o.watchCache(keyPrefix, resource), users: new Set() };
+      entry = { cache: o.watchCache(keyPrefix, resource, store, type), users: new Set() };
       caches.set(keyPrefix, entry);
     }
     entry.users.add(set);
@@ -123,13 +131,16 @@ export function serveResources(o: ServeOptions): ServedResources {
       const storedResource = storedResourceOf(strategy);
       const resourcePrefix = options.resourcePrefix ?? storedResource;
       const keyPrefix = keyLayout(prefix, resourcePrefix, strategy.namespaced).collectionPrefix('');
+      const storedGroup = strategy.storedAs === undefined ? group : groupOf(strategy.storedAs.kind, o.naming);
+      const type = qualifiedResource({ group: storedGroup, resource: storedResource });
+      const store = o.storeFor?.(type) ?? o.store;
       // A virtual kind (the reviews) stores nothing: no cache, no store watch.
-      const cache = strategy.virtual === undefined ? cacheFor(set, keyPrefix, storedResource) : undefined;
+      const cache = strategy.virtual === undefined ? cacheFor(set, keyPrefix, storedResource, store, type) : undefined;
       if (cache !== undefined) prefixes.add(keyPrefix);
       const ttlSeconds = o.ttlSeconds?.[storedResource];
       const writeHooks = set === BUILTIN_SET ? o.writeHooks?.[storedResource] : undefined;
       const registry = createGenericRegistry({
-        store: o.store,
+        store,
         strategy,
         naming: o.naming,
         prefix,

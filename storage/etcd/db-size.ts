@@ -1,0 +1,36 @@
+/**
+ * etcd's database size per member: the Status call's `dbSize` (bytes physically allocated by the member's
+ * bolt file). One small client per endpoint, separate from the store's pool, so each reading names its
+ * member (the store's pool picks a random one per call).
+ */
+import { Etcd3 } from 'etcd3';
+import type { StorageSize, StoreSizeMonitor } from '../size-monitor.js';
+
+export function etcdSizeMonitor(endpoints: readonly string[], timeoutMs: number): StoreSizeMonitor {
+  let clients: { readonly endpoint: string; readonly client: Etcd3 }[] | undefined;
+  let closed = false;
+  const open = (): NonNullable<typeof clients> =>
+    (clients ??= endpoints.map((endpoint) => ({ endpoint, client: new Etcd3({ hosts: [endpoint] }) })));
+  return {
+    async sample() {
+      if (closed) return [];
+      const readings = await Promise.all(
+        open().map(async ({ endpoint, client }): Promise<StorageSize | undefined> => {
+          try {
+            const status = await client.maintenance.status({ deadline: Date.now() + timeoutMs });
+            const bytes = Number(status.dbSize);
+            return Number.isFinite(bytes) ? { endpoint, bytes } : undefined;
+          } catch {
+            return undefined;
+          }
+        }),
+      );
+      return readings.filter((r): r is StorageSize => r !== undefined);
+    },
+    async close() {
+      closed = true;
+      for (const { client } of clients ?? []) client.close();
+      clients = undefined;
+    },
+  };
+}
