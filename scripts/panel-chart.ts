@@ -42,13 +42,18 @@ function scaleFor(unit: string, max: number): { factor: number; title: string } 
 
 /** The Vega-Lite spec of a panel. `note` is shown when there are no points. */
 export function panelSpec(panel: Panel, targets: readonly TargetSeries[], note: string): TopLevelSpec {
-  const points: { t: number; v: number; series: string }[] = [];
+  // Every series gets a point at every step of the panel: null where Prometheus had no value or NaN (a
+  // histogram without observations in the window), so the line breaks there as Grafana's does instead of
+  // bridging the gap.
+  const steps = [...new Set(targets.flatMap((t) => t.series.flatMap((s) => s.values.map(([at]) => at))))].sort((a, b) => a - b);
+  const points: { t: number; v: number | null; series: string }[] = [];
   for (const target of targets) {
     for (const s of target.series) {
       const name = legendOf(target.legendFormat, s.metric);
-      for (const [t, v] of s.values) {
-        const n = Number(v);
-        if (Number.isFinite(n)) points.push({ t: t * 1000, v: n, series: name });
+      const byStep = new Map(s.values.map(([at, v]) => [at, Number(v)]));
+      for (const at of steps) {
+        const n = byStep.get(at);
+        points.push({ t: at * 1000, v: n !== undefined && Number.isFinite(n) ? n : null, series: name });
       }
     }
   }
@@ -61,7 +66,7 @@ export function panelSpec(panel: Panel, targets: readonly TargetSeries[], note: 
     title: { text: panel.title, subtitle: panel.row, anchor: 'start' as const, fontSize: 15, subtitleColor: '#666' },
     config: { font: FONT, axis: { labelFontSize: 11, titleFontSize: 11, gridColor: '#e6e6e6' }, legend: { labelFontSize: 11, labelLimit: 420 }, view: { stroke: '#ccc' } },
   };
-  if (points.length === 0) {
+  if (!points.some((p) => p.v !== null)) {
     return {
       ...base,
       data: { values: [{ text: note }] },
@@ -69,18 +74,18 @@ export function panelSpec(panel: Panel, targets: readonly TargetSeries[], note: 
       encoding: { text: { field: 'text' } },
     } as TopLevelSpec;
   }
-  const max = Math.max(...points.map((p) => p.v), ...panel.thresholds);
+  const max = Math.max(...points.map((p) => p.v ?? 0), ...panel.thresholds);
   const { factor, title } = scaleFor(panel.unit, max);
   const log = panel.thresholds.length > 0;
-  const values = points.map((p) => ({ ...p, v: p.v * factor }))
-    // A logarithmic axis has no zero: zeros are left out rather than drawn at minus infinity.
-    .filter((p) => !log || p.v > 0);
+  // A logarithmic axis has no zero: zeros break the line rather than fall to minus infinity.
+  const values = points.map((p) => ({ ...p, v: p.v === null || (log && p.v <= 0) ? null : p.v * factor }));
   const y = {
     field: 'v',
     type: 'quantitative' as const,
     title,
     scale: log ? { type: 'log' as const } : { zero: true },
-    axis: { format: '~s' },
+    // Plain decimals (0.3, 250, 1,500): SI prefixes would print 300m for 0.3 s.
+    axis: { format: ',~g' },
   };
   const lines = {
     data: { values },

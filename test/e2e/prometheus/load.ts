@@ -3,8 +3,10 @@
  * get, update, merge patch, server-side apply, list (namespace and cluster scope, from the watch cache and
  * from the store), delete; expected failures (404 on a missing object, 409 on a duplicate create); discovery
  * and `/version` (non-resource requests); and two watches per replica held open for the whole run
- * (long-running requests, registered watchers, watch events). One TLS handshake per replica is refused by
- * the client (it does not trust the server's CA), which the server counts as a handshake error.
+ * (long-running requests, registered watchers, watch events); reads of a custom resource through its
+ * deprecated version (a CRD the load creates first: the deprecated-API signals). One TLS handshake per
+ * replica is refused by the client (it does not trust the server's CA), which the server counts as a
+ * handshake error.
  *
  * The load runs in phases of a fixed number of workers per replica; each phase ends at its deadline (a
  * worker finishes the request in flight). Every response's status is checked: an unexpected one ends the
@@ -39,6 +41,27 @@ export interface LoadReport {
 
 const json = (o: unknown): Buffer => Buffer.from(JSON.stringify(o));
 
+/** The custom resource the load reads through a deprecated version (the server's default group domain). */
+const CRD_GROUP = 'load.example.com';
+const DEPRECATED_VERSION = 'v1beta1';
+const gadgetsCrd = {
+  apiVersion: 'apiextensions.platform.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `gadgets.${CRD_GROUP}` },
+  spec: {
+    group: CRD_GROUP,
+    names: { kind: 'Gadget', plural: 'gadgets' },
+    scope: 'Namespaced',
+    versions: [DEPRECATED_VERSION, 'v1'].map((name) => ({
+      name,
+      served: true,
+      storage: name === 'v1',
+      deprecated: name === DEPRECATED_VERSION,
+      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } },
+    })),
+  },
+};
+
 /** Runs the phases against every target at once and resolves when all have ended and the watches closed. */
 export async function driveLoad(targets: readonly LoadTarget[], options: LoadOptions): Promise<LoadReport> {
   const maxWorkers = Math.max(...options.phases.map((p) => p.workers));
@@ -53,6 +76,8 @@ export async function driveLoad(targets: readonly LoadTarget[], options: LoadOpt
       return ns;
     }));
     await Promise.all(targets.map((t) => untrustedHandshake(t.url)));
+    await clients[0]!.call('POST', '/apis/apiextensions.platform.io/v1/customresourcedefinitions', 201, json(gadgetsCrd));
+    await Promise.all(clients.map((client, i) => untilServed(client, `/apis/${CRD_GROUP}/${DEPRECATED_VERSION}/namespaces/${namespaces[i]}/gadgets`)));
     for (const [i, t] of targets.entries()) {
       watches.push(openWatch(t.url, `/api/v1/namespaces/${namespaces[i]}/configmaps?watch=true`, options));
       watches.push(openWatch(t.url, '/api/v1/namespaces?watch=true', options));
@@ -100,6 +125,7 @@ async function cycle(client: BenchClient, ns: string, name: string, n: number): 
     await call('GET', '/api/v1/configmaps?limit=50', 200);
     await call('GET', '/api', 200);
     await call('GET', '/version', 200);
+    await call('GET', `/apis/${CRD_GROUP}/${DEPRECATED_VERSION}/namespaces/${ns}/gadgets`, 200);
   }
   await call('DELETE', `${base}/${name}`, 200);
   return sent;
@@ -130,4 +156,18 @@ function untrustedHandshake(url: string): Promise<void> {
       resolve();
     });
   });
+}
+
+/** Polls `path` until it answers 200 (a CRD's version is served on every replica once it is established). */
+async function untilServed(client: BenchClient, path: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      await client.call('GET', path, 200);
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`${path} not served within 20 s: ${(err as Error).message}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

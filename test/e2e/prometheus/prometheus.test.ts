@@ -1,8 +1,9 @@
 /**
  * Issue 16's acceptance test of the dashboard and the rules, against a real scrape: a real etcd, two
- * replicas of the built server on it, and Debian's `prometheus` on loopback scraping both replicas'
- * `/metrics` over HTTPS (bearer token, the replicas' CA) every second, with the rules file loaded and
- * evaluated every second. After a short load on both replicas, through Prometheus' query API:
+ * replicas of the built server on it (auditing at Metadata level), and Debian's `prometheus` on loopback
+ * scraping both replicas' `/metrics` over HTTPS (bearer token, the replicas' CA) every second, with the
+ * rules file loaded and evaluated every second. After a short load on both replicas (load.ts), through
+ * Prometheus' query API:
  *
  * - `rate(apiserver_request_total[1m])` is non-zero for each replica;
  * - `promtool check rules` accepts the rules file, and the PrometheusRule carries the same groups;
@@ -32,7 +33,6 @@ const repoRoot = resolve(__dirname, '..', '..', '..');
  */
 const CONDITIONAL: Readonly<Record<string, string>> = {
   'Audit events / B': 'apiserver_audit_error_total has series only once an audit backend failed to write or dropped an event',
-  'Deprecated APIs requested / A': 'apiserver_requested_deprecated_apis has series only once a client requested a deprecated version',
   'rule PlatformApiserverAuditEventsDropped': 'apiserver_audit_error_total has series only once an audit backend failed to write or dropped an event',
 };
 
@@ -54,6 +54,7 @@ describePrometheus('the dashboard and the rules against a Prometheus scraping tw
       count: 2,
       etcdServers: etcd.endpoints,
       etcdPrefix: `/prometheus-e2e-${process.pid}`,
+      audit: true,
     });
     instances = replicas.replicas.map((r) => r.hostPort);
     prometheus = await startPrometheus({

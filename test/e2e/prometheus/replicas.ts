@@ -4,7 +4,8 @@
  * storage prefix, one bearer token file (`--token-auth-file`, the admin in `system:masters`) and one
  * serving certificate: the first replica generates its `pki/` and the others start with a copy, so a
  * scraper verifies every replica against one CA. Each replica's JSON log goes to a file in its data dir
- * (quoted when start-up fails).
+ * (quoted when start-up fails). With `audit`, every replica writes an audit log at Metadata level (the
+ * `/metrics` scrapes left out, as a deployment's policy would), so the audit metrics move.
  *
  * `repoRoot` is passed in, not derived here: the module is loaded both by jest (CommonJS) and by
  * `scripts/render-dashboard.ts` (ESM through tsx).
@@ -45,6 +46,8 @@ export interface StartReplicasOptions {
   readonly etcdPrefix: string;
   /** Extra flags for every replica. */
   readonly args?: readonly string[];
+  /** Audit every request but the scrapes at Metadata level into a log per replica. Default false. */
+  readonly audit?: boolean;
   /** Start-up deadline per replica. Default 60 s. */
   readonly timeoutMs?: number;
 }
@@ -63,6 +66,17 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Repl
   const token = randomBytes(24).toString('hex');
   const tokenFile = join(shared, 'tokens.csv');
   writeFileSync(tokenFile, `${token},${ADMIN},uid-${ADMIN},"system:masters"\n`, { mode: 0o600 });
+  const policyFile = join(shared, 'audit-policy.yaml');
+  writeFileSync(policyFile, [
+    'apiVersion: audit.k8s.io/v1',
+    'kind: Policy',
+    'omitStages: [RequestReceived]',
+    'rules:',
+    '- level: None',
+    '  nonResourceURLs: [/metrics]',
+    '- level: Metadata',
+    '',
+  ].join('\n'));
 
   const stops: (() => Promise<void>)[] = [];
   let stopping: Promise<void> | undefined;
@@ -88,6 +102,7 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Repl
       `--token-auth-file=${tokenFile}`,
       `--etcd-servers=${options.etcdServers.join(',')}`,
       `--etcd-prefix=${options.etcdPrefix}`,
+      ...(options.audit === true ? [`--audit-policy-file=${policyFile}`, `--audit-log-path=${join(shared, `audit-${index}.log`)}`] : []),
       ...(options.args ?? []),
     ], { cwd: options.repoRoot, stdio: ['ignore', 'ignore', logFd] });
     closeSync(logFd);
