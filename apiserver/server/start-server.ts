@@ -172,7 +172,11 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // one wrapper each (storage/instrumented-store.ts), which also carries the tracer's per-call hook.
     const storeMetrics = storageMetrics(metrics);
     const storeHook: StoreCallHook | undefined = undefined;
-    const storeFor = (type: string): Store => instrumentStore(theStore, type, { metrics: storeMetrics, ...(storeHook === undefined ? {} : { hook: storeHook }) });
+    const admissionTimings = admissionMetrics(metrics);
+    const policyChecks = policyCheckMetrics(metrics);
+    // --request-metrics=false also leaves store calls and admission unrecorded (the benchmark's baseline).
+    const storeFor = (type: string): Store =>
+      instrumentStore(theStore, type, { ...(recordRequests ? { metrics: storeMetrics } : {}), ...(storeHook === undefined ? {} : { hook: storeHook }) });
     const runtime = runtimeMetrics(metrics);
     cleanups.push(async () => runtime.stop());
     const storeSize = storageSizeMetrics(
@@ -221,7 +225,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         },
         store: theStore,
         storeFor,
-        admissionMetrics: admissionMetrics(metrics),
+        ...(recordRequests ? { admissionMetrics: admissionTimings } : {}),
         naming: names,
         kinds: builtinKinds(names),
         prefix: config.storagePrefix,
@@ -233,7 +237,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         services,
         // NamespaceLifecycle (always first), then ValidatingAdmissionPolicy, then a caller's plugins.
         admissionPlugins: (resources) => {
-          policies = policyAdmissionOf(resources, names, authorizer, logger, policyCheckMetrics(metrics));
+          policies = policyAdmissionOf(resources, names, authorizer, logger, recordRequests ? policyChecks : undefined);
           return [...(policies === undefined ? [] : [policies]), ...(options.admissionPlugins?.(resources) ?? [])];
         },
         aggregation: aggregator,
