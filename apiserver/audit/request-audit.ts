@@ -130,10 +130,13 @@ export class RequestAudit {
     if (this.level === 'RequestResponse') this.#responseObject = this.#encode(value);
   }
 
-  /** The authorizer's verdict, as kube's `authorization.k8s.io/decision` and `/reason` annotations. */
+  /**
+   * The authorizer's verdict, as kube's `authorization.k8s.io/decision` and `/reason` annotations (the reason
+   * even when empty, as kube records it).
+   */
   authorized(allowed: boolean, reason: string): void {
     this.#decision = allowed ? 'allow' : 'forbid';
-    this.#reason = reason === '' ? undefined : reason;
+    this.#reason = reason;
   }
 
   /** The response code (headers out or request done), unless a Status already set it. */
@@ -207,9 +210,7 @@ export class RequestAudit {
   #annotations(): Record<string, string> | undefined {
     const given = this.#init.annotations();
     if (this.#decision === undefined) return given === undefined || Object.keys(given).length === 0 ? undefined : given;
-    const out: Record<string, string> = { ...given, [this.#env.decisionKey]: this.#decision };
-    if (this.#reason !== undefined) out[this.#env.reasonKey] = this.#reason;
-    return out;
+    return { ...given, [this.#env.decisionKey]: this.#decision, [this.#env.reasonKey]: this.#reason ?? '' };
   }
 
   #jsonLine(stage: AuditStage): string {
