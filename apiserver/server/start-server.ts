@@ -52,7 +52,6 @@ import { createWatchCache } from '../../storage/cache/watch-cache.js';
 import type { KubeObject } from '../api/object.js';
 import { decodeObject } from '../registry/generic/object-codec.js';
 import { watchCacheMetrics } from '../metrics/watch-cache-metrics.js';
-import { openAuditLog } from '../audit/audit-log.js';
 import { RequestMetrics } from '../metrics/request-metrics.js';
 import { AuthMetrics } from '../metrics/auth-metrics.js';
 import { openAuditLog } from '../audit/audit-log.js';
@@ -336,7 +335,6 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       requestTimeoutMs: config.requestTimeoutMs,
       draining: () => shuttingDown,
       metrics,
-      ...(auditLog === undefined ? {} : { audit: auditLog.filter }),
       ...(recordRequests ? { requestMetrics, authMetrics } : {}),
       ...(auditLog === undefined ? {} : { audit: auditLog.filter }),
       ...(tracing === undefined ? {} : { tracing }),
