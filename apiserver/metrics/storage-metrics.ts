@@ -16,7 +16,8 @@
 import { Gauge, type Registry } from 'prom-client';
 import { STORE_OPERATIONS, type StoreCallRecorder, type StoreMetrics, type StoreOperation } from '../../storage/instrumented-store.js';
 import type { StoreSizeMonitor } from '../../storage/size-monitor.js';
-import { CounterFamily, GaugeFamily, HistogramFamily, type CounterCell, type HistogramCell } from './metric-families.js';
+import type { WatchCache } from '../../storage/cache/types.js';
+import { CounterFamily, HistogramFamily, type CounterCell, type HistogramCell } from './metric-families.js';
 
 /** kube's etcd request latency buckets (the same as its request SLO buckets up to 60 s). */
 export const ETCD_REQUEST_BUCKETS: readonly number[] = Object.freeze([
@@ -27,8 +28,15 @@ export const ETCD_REQUEST_BUCKETS: readonly number[] = Object.freeze([
 export const groupResourceString = (group: string, resource: string): string => (group === '' ? resource : `${resource}.${group}`);
 
 export interface StorageMetrics extends StoreMetrics {
-  /** `apiserver_storage_objects{resource}` of one resource, resolved once. */
-  objects(resource: string): { set(count: number): void };
+  /** `apiserver_storage_objects{resource}` of one resource. */
+  objects(resource: string): ObjectCount;
+}
+
+/** One resource's stored-object gauge. */
+export interface ObjectCount {
+  set(count: number): void;
+  /** Drops the series (the resource is no longer served: a CustomResourceDefinition was deleted). */
+  remove(): void;
 }
 
 export function storageMetrics(registry: Registry): StorageMetrics {
@@ -51,11 +59,12 @@ export function storageMetrics(registry: Registry): StorageMetrics {
     labelNames: ['operation', 'type'],
     registry,
   });
-  const objectCounts = new GaugeFamily({
+  // prom-client's Gauge (it can drop a series); set once per cache change, not per request.
+  const objectCounts = new Gauge({
     name: 'apiserver_storage_objects',
     help: 'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
     labelNames: ['resource'],
-    registry,
+    registers: [registry],
   });
   return {
     recorders(type) {
@@ -63,7 +72,10 @@ export function storageMetrics(registry: Registry): StorageMetrics {
       for (const operation of STORE_OPERATIONS) out[operation] = new OperationRecorder(latency, requests, errors, operation, type);
       return Object.freeze(out);
     },
-    objects: (resource) => objectCounts.child(resource),
+    objects(resource) {
+      const labels = { resource };
+      return { set: (count) => objectCounts.set(labels, count), remove: () => objectCounts.remove(labels) };
+    },
   };
 }
 
@@ -147,6 +159,27 @@ export function storageSizeMetrics(registry: Registry, monitor: StoreSizeMonitor
       stopped = true;
       clearInterval(timer);
       await monitor.close();
+    },
+  };
+}
+
+/**
+ * `cache` whose `stop()` also drops its resource's `apiserver_storage_objects` series, as kube deletes the
+ * stats of a resource it stops serving; everything else is the cache's own.
+ */
+export function dropCountOnStop<T>(cache: WatchCache<T>, objects: ObjectCount): WatchCache<T> {
+  return {
+    get revision() {
+      return cache.revision;
+    },
+    ready: () => cache.ready(),
+    waitUntilFresh: (rev, signal) => cache.waitUntilFresh(rev, signal),
+    get: (key, minRevision) => cache.get(key, minRevision),
+    list: (options) => cache.list(options),
+    watch: (options) => cache.watch(options),
+    stop() {
+      cache.stop();
+      objects.remove();
     },
   };
 }

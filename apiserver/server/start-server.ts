@@ -55,7 +55,7 @@ import { watchCacheMetrics } from '../metrics/watch-cache-metrics.js';
 import { RequestMetrics } from '../metrics/request-metrics.js';
 import { AuthMetrics } from '../metrics/auth-metrics.js';
 import { openAuditLog } from '../audit/audit-log.js';
-import { storageMetrics, storageSizeMetrics } from '../metrics/storage-metrics.js';
+import { dropCountOnStop, storageMetrics, storageSizeMetrics } from '../metrics/storage-metrics.js';
 import { admissionMetrics, policyCheckMetrics } from '../metrics/admission-metrics.js';
 import { runtimeMetrics } from '../metrics/runtime-metrics.js';
 import { instrumentStore, type StoreCallHook } from '../../storage/instrumented-store.js';
@@ -221,7 +221,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
             metrics: { ...cacheMetrics, cacheSize: (r, n) => (cacheMetrics.cacheSize(r, n), objects.set(n)) },
             logger: { warn: (message) => cacheLogger.warn(message) },
           });
-          return cache;
+          return dropCountOnStop(cache, objects);
         },
         store: theStore,
         storeFor,

@@ -147,6 +147,36 @@ describeBackends(all, (b) => {
     if (b.name === 'etcd') expect(perEndpoint[0]).toMatch(/endpoint="https?:\/\/127\.0\.0\.1:\d+"/);
   });
 
+  it("counts a custom resource's objects under <plural>.<group> and drops the series when its definition goes", async () => {
+    const group = `${uniqueName('g')}.example.com`;
+    const crd = {
+      apiVersion: `apiextensions.${DOMAIN}/v1`,
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `gizmos.${group}` },
+      spec: {
+        group,
+        names: { kind: 'Gizmo', plural: 'gizmos' },
+        scope: 'Namespaced',
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-platform-preserve-unknown-fields': true } } }],
+      },
+    };
+    expectStatus(await api.request('POST', `/apis/apiextensions.${DOMAIN}/v1/customresourcedefinitions`, { body: crd }), 201, 'crd');
+    const path = `/apis/${group}/v1/namespaces/${ns}/gizmos`;
+    const deadline = performance.now() + 10_000;
+    for (;;) {
+      const res = await api.request('POST', path, { body: { apiVersion: `${group}/v1`, kind: 'Gizmo', metadata: { name: 'one' } } });
+      if (res.status === 201) break;
+      if (performance.now() > deadline) throw new Error(`custom resource not served: ${res.status} ${res.text()}`);
+      await new Promise((r) => setImmediate(r));
+    }
+    const type = `gizmos.${group}`;
+    const counted = await scrapeUntil(api, 'the gizmo counted', (t) => sample(t, 'apiserver_storage_objects', { resource: type }) === 1);
+    expect(sample(counted, 'etcd_requests_total', { operation: 'create', type })).toBeGreaterThanOrEqual(1);
+    expectStatus(await api.request('DELETE', `/apis/apiextensions.${DOMAIN}/v1/customresourcedefinitions/gizmos.${group}`), 200, 'delete crd');
+    const gone = await scrapeUntil(api, 'the gizmo series dropped', (t) => sample(t, 'apiserver_storage_objects', { resource: type }) === undefined);
+    expect(sample(gone, 'apiserver_storage_objects', { resource: 'secrets' })).toBeGreaterThan(0);
+  });
+
   it('times admission steps and plugins, and counts a ValidatingAdmissionPolicy denial', async () => {
     const admitted = { type: 'validate', operation: 'CREATE', rejected: 'false' };
     const before = await scrape(api);
@@ -241,6 +271,21 @@ describeBackends(all, (b) => {
     expect(inf).toBe(sample(text, 'nodejs_eventloop_delay_seconds_count'));
     expect(sample(text, 'nodejs_eventloop_delay_seconds_bucket', { le: '0.001' })).toBeLessThanOrEqual(inf!);
     expect(sample(text, 'nodejs_eventloop_delay_seconds_bucket', { le: '10' })).toBeLessThanOrEqual(inf!);
+  });
+
+  it('records no store or admission timings with --request-metrics=false (the families stay)', async () => {
+    const quiet = await b.start({ requestMetrics: false });
+    const name = uniqueName('quiet');
+    expectStatus(await quiet.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } }), 201, 'namespace');
+    expectStatus(await quiet.request('POST', `/api/v1/namespaces/${name}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } } }), 201, 'configmap');
+    const text = await scrape(quiet);
+    expect(text).toContain('# TYPE etcd_request_duration_seconds histogram');
+    expect(text).toContain('# TYPE apiserver_admission_step_admission_duration_seconds histogram');
+    expect(text).not.toMatch(/^etcd_requests_total\{/m);
+    expect(text).not.toMatch(/^apiserver_admission_step_admission_duration_seconds_count\{/m);
+    // The stored objects and the runtime are still reported.
+    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    await quiet.server.close();
   });
 
   it('passes promtool check metrics for the storage, admission and runtime families', async () => {
