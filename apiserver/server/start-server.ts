@@ -61,6 +61,7 @@ import { runtimeMetrics } from '../metrics/runtime-metrics.js';
 import { instrumentStore, type StoreCallHook } from '../../storage/instrumented-store.js';
 import { openSizeMonitor } from '../../storage/size-monitor.js';
 import { RequestTracing } from '../tracing/request-tracing.js';
+import { storeTracingHook } from '../tracing/store-tracing.js';
 
 export interface StartOptions {
   /** Default: JSON lines to stderr at `config.logLevel`. */
@@ -171,7 +172,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // Storage, admission and runtime metrics (apiserver/metrics/). Store calls are timed per resource by
     // one wrapper each (storage/instrumented-store.ts), which also carries the tracer's per-call hook.
     const storeMetrics = storageMetrics(metrics);
-    const storeHook: StoreCallHook | undefined = undefined;
+    const storeHook: StoreCallHook | undefined = tracing === undefined ? undefined : storeTracingHook(config.storage.backend);
     const admissionTimings = admissionMetrics(metrics);
     const policyChecks = policyCheckMetrics(metrics);
     // --request-metrics=false also leaves store calls and admission unrecorded (the benchmark's baseline).

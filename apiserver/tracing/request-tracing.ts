@@ -1,6 +1,7 @@
 /**
  * The server's tracer (one per server, made from `--tracing-config-file`): OpenTelemetry's SDK tracer
- * with a BatchSpanProcessor and the OTLP/HTTP protobuf exporter, and the sampling decision of requests.
+ * with a BatchSpanProcessor and the OTLP/HTTP protobuf exporter (otlp-http-exporter.ts), and the sampling
+ * decision of requests.
  *
  * Sampling, as kube's ParentBased(TraceIDRatioBased(samplingRatePerMillion)), decided once per request by
  * the tracing filter before anything is allocated: a request with a valid incoming `traceparent` follows
@@ -16,9 +17,9 @@
 import { randomUUID } from 'node:crypto';
 import { ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
+import { OtlpHttpExporter } from './otlp-http-exporter.js';
 import type { TracingConfig } from './tracing-config.js';
 
 /** A sampled request's span (or a child that has children of its own, like an admission phase). */
@@ -55,7 +56,7 @@ export class RequestTracing {
 
   constructor(config: TracingConfig, options: RequestTracingOptions = {}) {
     this.ratio = config.samplingRatePerMillion / 1_000_000;
-    const exporter = reportingFailures(new OTLPTraceExporter({ url: config.url }), options.onExportError);
+    const exporter = reportingFailures(new OtlpHttpExporter({ url: config.url }), options.onExportError);
     this.provider = new TracerProvider({
       resource: resourceFromAttributes({
         'service.name': SERVICE_NAME,

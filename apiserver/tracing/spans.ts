@@ -2,12 +2,13 @@
  * The child spans of a sampled request, named and attributed as kube-apiserver's where kube has one:
  *  - `SerializeObject` (kube's response writer): the response's encoding and gzip;
  *  - the admission phases (`Admission mutating`, `Admission validating`: kube 1.32 has no span for its
- *    chain, only for webhook calls; these carry the operation, resource and the plugins that ran);
+ *    chain, only for webhook calls; these carry the operation, resource and the plugins that handle it);
  *  - store calls (store-tracing.ts).
  * Callers make them only when the request is sampled (`ctx.state.trace` or the active trace is set).
  */
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import type { AdmissionAttributes } from '../admission/attributes.js';
+import type { AdmissionChain } from '../admission/chain.js';
 import type { AppContext } from '../server/request-state.js';
 import { runInTrace } from './active-trace.js';
 import type { TraceScope } from './request-tracing.js';
@@ -35,16 +36,19 @@ export function markError(span: Span, err: unknown): void {
 export type AdmissionPhase = 'mutating' | 'validating';
 
 /**
- * Runs one admission phase under its span (children, such as store calls of a plugin, go under it).
- * `run` calls `ran(name)` as each plugin that handles the operation starts: an event of that name on the
- * span (so each plugin's start is timed) and the span's `plugins` attribute.
+ * One admission phase of `chain` for `a`, under its span when the request is sampled (`trace`); its
+ * children (store calls a plugin makes) go under it. The span's `plugins` are the phase's plugins that
+ * handle the operation.
  */
-export async function tracedAdmission(
-  trace: TraceScope,
-  phase: AdmissionPhase,
-  a: AdmissionAttributes,
-  run: (ran: (plugin: string) => void) => Promise<void>,
-): Promise<void> {
+export function tracedAdmission(trace: TraceScope | undefined, chain: AdmissionChain, phase: AdmissionPhase, a: AdmissionAttributes): Promise<void> {
+  if (trace === undefined) return phase === 'mutating' ? chain.admit(a) : chain.validate(a);
+  return admissionSpan(trace, chain, phase, a);
+}
+
+async function admissionSpan(trace: TraceScope, chain: AdmissionChain, phase: AdmissionPhase, a: AdmissionAttributes): Promise<void> {
+  const plugins = chain.plugins
+    .filter((p) => (phase === 'mutating' ? p.admit : p.validate) !== undefined && (p.operations === undefined || p.operations.includes(a.operation)))
+    .map((p) => p.name);
   const scope = trace.tracing.childScope(trace, phase === 'mutating' ? 'Admission mutating' : 'Admission validating', {
     operation: a.operation,
     group: a.resource.group,
@@ -54,18 +58,14 @@ export async function tracedAdmission(
     namespace: a.namespace,
     name: a.name,
     dryRun: a.dryRun,
+    plugins,
   });
-  const plugins: string[] = [];
   try {
-    await runInTrace(scope, () => run((plugin) => {
-      plugins.push(plugin);
-      scope.span.addEvent(plugin);
-    }));
+    await runInTrace(scope, () => (phase === 'mutating' ? chain.admit(a) : chain.validate(a)));
   } catch (err) {
     markError(scope.span, err);
     throw err;
   } finally {
-    scope.span.setAttribute('plugins', plugins);
     scope.span.end();
   }
 }

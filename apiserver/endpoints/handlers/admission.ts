@@ -10,6 +10,7 @@ import type { WriteAdmission } from '../../registry/generic/options.js';
 import type { WriteOptions, WriteOptionsKind } from '../../request/query.js';
 import type { RequestScope } from './request-scope.js';
 import { addWarnings } from './respond.js';
+import { tracedAdmission } from '../../tracing/spans.js';
 
 /** The options of an AdmissionRequest: `kind` (`CreateOptions` ...), then the fields that are set. */
 export function admissionOptions(kind: string, fields: Record<string, unknown>): Record<string, unknown> {
@@ -70,7 +71,8 @@ export function writeAdmission(scope: RequestScope, options: Record<string, unkn
     };
   };
   return {
-    mutate: (obj, old) => chain.admit(attributes(obj, old)),
-    validate: (obj, old) => chain.validate(attributes(obj, old)),
+    // Sampled requests (ctx.state.trace) run each phase under a span (tracing/spans.ts).
+    mutate: (obj, old) => tracedAdmission(ctx.state.trace, chain, 'mutating', attributes(obj, old)),
+    validate: (obj, old) => tracedAdmission(ctx.state.trace, chain, 'validating', attributes(obj, old)),
   };
 }
