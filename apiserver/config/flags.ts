@@ -177,13 +177,13 @@ export const flagTable: readonly FlagSpec[] = [
       + 'component "kube:"; the flag may be given several times. An unknown gate, or a gate locked to its default '
       + `set to the other value, is an error. Alpha and beta gates:\n${featureGateHelpLines().join('\n')}` },
   // Limits and timeouts
-  { name: 'request-metrics', type: 'bool', default: 'true',
-    help: 'Records every request in the apiserver_request_* metrics (and the watch, authentication and authorization '
-      + 'attempt metrics) served at /metrics. false turns that recording off (a benchmark baseline); the families stay, empty.' },
   { name: 'max-requests-inflight', type: 'int', default: '400', arg: 'n',
     help: 'Maximum number of non-mutating requests in flight; more get 429. 0 means no limit.' },
   { name: 'max-mutating-requests-inflight', type: 'int', default: '200', arg: 'n',
     help: 'Maximum number of mutating requests in flight; more get 429. 0 means no limit.' },
+  { name: 'request-metrics', type: 'bool', default: 'true',
+    help: 'Records every request in the apiserver_request_* metrics (and the watch, authentication and authorization '
+      + 'attempt metrics) served at /metrics. false turns that recording off (a benchmark baseline); the families stay, empty.' },
   { name: 'request-timeout', type: 'duration', default: '1m',
     help: 'Deadline of a request (watches and other long-running requests excluded); then 504.' },
   // Lifecycle
