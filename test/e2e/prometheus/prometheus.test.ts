@@ -119,11 +119,11 @@ describePrometheus('the dashboard and the rules against a Prometheus scraping tw
       const bad = states.filter((s) => s.health !== 'ok');
       return (states.length === rules.length && bad.length === 0) || `loaded ${states.length}/${rules.length}; not ok: ${JSON.stringify(bad)}`;
     });
-    // Alerts parse (an alert's expression has data only while it fires: none should fire here).
+    // Alerts parse. An alert's expression has data only while its condition holds, which a healthy run
+    // should not create (whether one holds under a loaded CI machine is not asserted: its inputs are, below).
     for (const alert of rules.filter((r) => r.kind === 'alert')) {
       const answer = await prometheus!.query(alert.expr);
       if (!answer.ok) throw new Error(`alert ${alert.name} does not parse: ${answer.error}\n${alert.expr}`);
-      expect({ alert: alert.name, firing: answer.series.length }).toEqual({ alert: alert.name, firing: 0 });
     }
     await expectData([
       ...rules.filter((r) => r.kind === 'record').map((r) => ({ where: `rule ${r.name}`, promql: r.expr })),
