@@ -134,7 +134,7 @@ export function storageSizeMetrics(registry: Registry, monitor: StoreSizeMonitor
   });
   const perEndpoint = new Gauge({
     name: 'apiserver_storage_db_total_size_in_bytes',
-    help: '[DEPRECATED 1.28.0] Total size of the storage database file physically allocated in bytes.',
+    help: '(Deprecated since 1.28.0) Total size of the storage database file physically allocated in bytes.',
     labelNames: ['endpoint'],
     registers,
   });
