@@ -84,8 +84,8 @@ export function panelSpec(panel: Panel, targets: readonly TargetSeries[], note: 
     type: 'quantitative' as const,
     title,
     scale: log ? { type: 'log' as const } : { zero: true },
-    // Plain decimals (0.3, 250, 1,500): SI prefixes would print 300m for 0.3 s.
-    axis: { format: ',~g' },
+    // Plain decimals (0.3, 250, 1,500): SI prefixes would print 300m for 0.3 s, and ~g 1e+3 for 1000.
+    axis: { format: ',~r' },
   };
   const lines = {
     data: { values },
