@@ -68,8 +68,6 @@ async function scrape(api: TestApi): Promise<Scrape> {
   return new Scrape(res.text(), parseExposition(res.text()));
 }
 
-const CRDS = '/apis/apiextensions.platform.io/v1/customresourcedefinitions';
-
 function gadgetCrd(apiGroup: string, domain: string) {
   const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } };
   return {
@@ -217,7 +215,7 @@ describe('request metrics', () => {
 
     // The audit events of the v1beta1 requests carry the annotation (no removed-release: CRDs have none).
     const events = () => readFileSync(auditPath, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
-    await eventually(() => events().some((e) => e.requestURI === `${base}/nope` && e.stage === 'ResponseComplete'), 'audit event written', 10_000);
+    await eventually(async () => events().some((e) => e.requestURI === `${base}/nope` && e.stage === 'ResponseComplete'), 'audit event written', 10_000);
     // (The polls that waited for the CRD to be served were 404s of an unserved resource: not deprecated.)
     const annotated = events().filter((e) => e.stage === 'ResponseComplete' && e.objectRef?.apiGroup === apiGroup && e.requestURI.includes(`/namespaces/${ns}/`));
     const byVersion = (v: string) => annotated.filter((e) => e.objectRef.apiVersion === v);
