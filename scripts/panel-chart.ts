@@ -35,6 +35,10 @@ function scaleFor(unit: string, max: number): { factor: number; title: string } 
       return { factor: 1, title: 'requests / s' };
     case 'ops':
       return { factor: 1, title: 'operations / s' };
+    case 'eps':
+      return { factor: 1, title: 'events / s' };
+    case 'cps':
+      return { factor: 1, title: 'per second' };
     default:
       return { factor: 1, title: '' };
   }

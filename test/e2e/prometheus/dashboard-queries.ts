@@ -24,7 +24,7 @@ export interface Panel {
   readonly description: string;
   /** The row the panel sits under. */
   readonly row: string;
-  /** Grafana's unit id (`reqps`, `s`, `bytes`, `percentunit`, `short`, `ops`). */
+  /** Grafana's unit id (`reqps`, `s`, `bytes`, `percentunit`, `short`, `ops`, `eps`, `cps`). */
   readonly unit: string;
   /** Threshold values drawn as lines (the SLO panel's). */
   readonly thresholds: readonly number[];
