@@ -88,7 +88,7 @@ export async function driveLoad(targets: readonly LoadTarget[], options: LoadOpt
       const deadline = Date.now() + phase.durationMs;
       await Promise.all(clients.flatMap((client, i) => Array.from({ length: phase.workers }, async () => {
         while (Date.now() < deadline) {
-          counts[i]! += await cycle(client, namespaces[i]!, `cm-${seq++}`, seq);
+          counts[i]! += await cycle(client, namespaces[i]!, seq++);
         }
       })));
     }
@@ -99,8 +99,9 @@ export async function driveLoad(targets: readonly LoadTarget[], options: LoadOpt
   return { requests: Object.fromEntries(targets.map((t, i) => [t.url, counts[i]!])) };
 }
 
-/** One round of requests on one ConfigMap; returns how many requests it sent. */
-async function cycle(client: BenchClient, ns: string, name: string, n: number): Promise<number> {
+/** One round of requests on ConfigMap `cm-<n>`; returns how many requests it sent. */
+async function cycle(client: BenchClient, ns: string, n: number): Promise<number> {
+  const name = `cm-${n}`;
   const base = `/api/v1/namespaces/${ns}/configmaps`;
   const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { n: String(n) } };
   let sent = 0;
