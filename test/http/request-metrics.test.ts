@@ -288,6 +288,17 @@ describe('--request-metrics=false', () => {
   });
 });
 
+describe('authentication failures', () => {
+  it('counts a request without credentials where anonymous access is off as a failure', async () => {
+    const api = await backend.start({ anonymousAuth: false });
+    const before = await scrape(api);
+    expect((await api.request('GET', '/api/v1/namespaces', { token: null })).status).toBe(401);
+    const after = await scrape(api);
+    expect(after.value('authentication_attempts', { result: 'failure' }) - before.value('authentication_attempts', { result: 'failure' })).toBe(1);
+    expect(after.value('authentication_attempts', { result: 'error' }) - before.value('authentication_attempts', { result: 'error' })).toBe(0);
+  });
+});
+
 describe('kubectl and a deprecated CRD version (k8s.io)', () => {
   let api: TestApi;
   let home: string;
