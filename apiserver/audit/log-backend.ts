@@ -128,6 +128,7 @@ export class LogBackend implements AuditSink {
         const { lines, bytes } = this.#take();
         try {
           await this.#o.output.write(bytes);
+          this.#needNewline = false;
           this.#recovered();
         } catch (err) {
           this.#failed(err as WriteError, lines, bytes);
@@ -141,36 +142,33 @@ export class LogBackend implements AuditSink {
     }
   }
 
-  /** The next write: as many buffered lines as fit in maxWriteBytes (at least one). */
-  #take(): { lines: number[]; bytes: Buffer } {
+  /** The next write: as many buffered lines as fit in maxWriteBytes (at least one), newline-terminated. */
+  #take(): { lines: string[]; bytes: Buffer } {
     const q = this.#queue;
     let n = 0;
     let size = 0;
-    const lengths: number[] = [];
+    while (n < q.length && (n === 0 || size + q[n]!.length < maxWriteBytes)) size += q[n++]!.length + 1;
+    const lines = n === q.length ? q : q.slice(0, n);
     const prefix = this.#needNewline ? '\n' : '';
-    while (n < q.length && (n === 0 || size + q[n]!.length < maxWriteBytes)) {
-      const len = Buffer.byteLength(q[n]!) + 1;
-      lengths.push(len);
-      size += len;
-      n++;
-    }
-    const text = `${prefix}${q.slice(0, n).join('\n')}\n`;
-    q.splice(0, n);
-    if (prefix !== '') lengths[0] = lengths[0]! + 1;
-    return { lines: lengths, bytes: Buffer.from(text) };
+    const bytes = Buffer.from(`${prefix}${lines.join('\n')}\n`);
+    if (n === q.length) this.#queue = [];
+    else q.splice(0, n);
+    return { lines, bytes };
   }
 
-  #failed(err: WriteError, lengths: readonly number[], bytes: Buffer): void {
+  #failed(err: WriteError, lines: readonly string[], bytes: Buffer): void {
     const written = err.written ?? 0;
+    // Lines wholly written before the failure are in the file; the others are lost.
     let complete = 0;
-    let end = 0;
-    for (const len of lengths) {
-      end += len;
+    let end = this.#needNewline ? 1 : 0;
+    for (const line of lines) {
+      end += Buffer.byteLength(line) + 1;
       if (end <= written) complete++;
       else break;
     }
-    const lost = lengths.length - complete;
-    this.#needNewline = written > 0 && written < bytes.length && bytes[written - 1] !== 0x0a;
+    const lost = lines.length - complete;
+    // A cut line is ended before the next write; with nothing written, an earlier cut line still is open.
+    if (written > 0) this.#needNewline = bytes[written - 1] !== 0x0a;
     this.#o.metrics.eventsDropped('log', lost);
     if (!this.#failing) {
       this.#o.logger.error({ err: err.message, code: err.code, lost }, 'audit log write failed; dropping audit events until writes succeed again');

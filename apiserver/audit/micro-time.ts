@@ -14,12 +14,19 @@ function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }
 
+// The date and time up to the second change once a second: kept, so most stamps only format microseconds.
+let cachedSecond = -1;
+let cachedPrefix = '';
+
 /** `YYYY-MM-DDTHH:MM:SS.ffffffZ` of a microsecond timestamp. */
 export function formatMicroTime(micros: number): string {
-  const ms = Math.floor(micros / 1000);
-  const d = new Date(ms);
-  const frac = micros - Math.floor(micros / 1_000_000) * 1_000_000;
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}T${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}.${pad(frac, 6)}Z`;
+  const second = Math.floor(micros / 1_000_000);
+  if (second !== cachedSecond) {
+    const d = new Date(second * 1000);
+    cachedPrefix = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}T${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}.`;
+    cachedSecond = second;
+  }
+  return `${cachedPrefix}${pad(micros - second * 1_000_000, 6)}Z`;
 }
 
 /** RFC 3339 with nanoseconds, trailing zeros dropped (Go's RFC3339Nano), for the legacy line format. */

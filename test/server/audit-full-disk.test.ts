@@ -108,6 +108,18 @@ function sample(text: string, series: string): number {
     await eventually(async () => readFileSync(logPath, 'utf8').split('\n').some((l) => l.includes(id) && l.includes('"stage":"ResponseComplete"')),
       'events written after the file had room again', 40_000);
     expect(stderr).toContain('audit log writes resumed');
+    // Only the line cut at the limit is broken; it was ended by one newline, and writes since are whole lines.
+    const parts = readFileSync(logPath, 'utf8').split('\n');
+    expect(parts.pop()).toBe('');
+    expect(parts.filter((l) => l === '').length).toBeLessThanOrEqual(1);
+    const unparsable = parts.filter((l) => {
+      try {
+        return JSON.parse(l).kind !== 'Event';
+      } catch {
+        return l !== '';
+      }
+    });
+    expect(unparsable.length).toBeLessThanOrEqual(1);
     child.kill('SIGTERM');
     await new Promise((r) => child!.once('exit', r));
   });
