@@ -17,7 +17,7 @@ deps: $(NPM_STAMP)
 	@if ! command -v prometheus >/dev/null 2>&1 || ! command -v promtool >/dev/null 2>&1; then \
 	  echo ">> prometheus or promtool not found on PATH (test/e2e/prometheus scrapes the server with it): installing Debian's prometheus with apt-get"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq prometheus; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends prometheus; \
 	fi
 	@if ! $(DEBIAN_PYTHON3) -c 'import kubernetes' >/dev/null 2>&1; then \
 	  echo ">> python3 module 'kubernetes' not found (test/clients runs a python watch client): installing Debian's python3-kubernetes with apt-get"; \
