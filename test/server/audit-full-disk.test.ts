@@ -21,10 +21,10 @@ const limitBytes = 64 * 1024;
 const hasPrlimit = spawnSync('prlimit', ['--version']).status === 0;
 
 let etcd: EtcdCluster | undefined;
-let child: ChildProcess | undefined;
+const children: ChildProcess[] = [];
 
 afterAll(async () => {
-  if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   await etcd?.stop();
   await stopAll();
 });
@@ -35,44 +35,62 @@ function sample(text: string, series: string): number {
   return line === undefined ? 0 : Number(line.slice(series.length + 1));
 }
 
+/**
+ * A server process (on the shared etcd, its own key prefix) whose files may not grow past `limitBytes`:
+ * a soft limit only (the hard one stays unlimited), so the test can lift it again without privileges.
+ */
+async function startLimited(extraArgs: readonly string[]) {
+  if (!existsSync(join(root, 'dist', 'apiserver', 'main.js'))) throw new Error('dist/ is missing: jest global set-up builds it');
+  etcd ??= await startEtcd();
+  const dir = tempDir();
+  const dataDir = join(dir, 'data');
+  const logPath = join(dir, 'log', 'audit.log');
+  writeFileSync(join(dir, 'policy.yaml'), [
+    'apiVersion: audit.platform.io/v1',
+    'kind: Policy',
+    'rules:',
+    '- level: None',
+    '  nonResourceURLs: ["/metrics", "/readyz*", "/healthz*", "/livez*"]',
+    '- level: RequestResponse',
+    '  resources: [{group: "", resources: [configmaps]}]',
+    '- level: Metadata',
+  ].join('\n'));
+  const child = spawn('prlimit', [`--fsize=${limitBytes}:unlimited`, '--', bin,
+    '--data-dir', dataDir, '--secure-port=0', '--bind-address=127.0.0.1', '--etcd-compaction-interval=0',
+    `--etcd-servers=${etcd.endpoints.join(',')}`, `--etcd-prefix=/audit-${children.length}`,
+    `--audit-policy-file=${join(dir, 'policy.yaml')}`, `--audit-log-path=${logPath}`, ...extraArgs,
+  ], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => { stdout += c; });
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => { stderr += c; });
+  await eventually(async () => {
+    if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
+    return /Serving on https:\/\/127\.0\.0\.1:\d+/.test(stdout);
+  }, 'the server serving', 60_000);
+  const port = /Serving on https:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)![1];
+  const api = {
+    url: `https://127.0.0.1:${port}`,
+    ca: readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'),
+    token: readFileSync(join(dataDir, 'admin.token'), 'utf8').trim(),
+  };
+  return {
+    api,
+    child,
+    logPath,
+    stderr: () => stderr,
+    liftLimit: () => expect(spawnSync('prlimit', ['--pid', String(child.pid), '--fsize=unlimited:unlimited']).status).toBe(0),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
 (hasPrlimit ? describeEtcd : describe.skip)('audit log under a file-size limit', () => {
   it('keeps serving, counts the dropped events, and writes again once there is room', async () => {
-    if (!existsSync(join(root, 'dist', 'apiserver', 'main.js'))) throw new Error('dist/ is missing: jest global set-up builds it');
-    etcd = await startEtcd();
-    const dir = tempDir();
-    const dataDir = join(dir, 'data');
-    const logPath = join(dir, 'log', 'audit.log');
-    writeFileSync(join(dir, 'policy.yaml'), [
-      'apiVersion: audit.platform.io/v1',
-      'kind: Policy',
-      'rules:',
-      '- level: None',
-      '  nonResourceURLs: ["/metrics", "/readyz*", "/healthz*", "/livez*"]',
-      '- level: RequestResponse',
-      '  resources: [{group: "", resources: [configmaps]}]',
-      '- level: Metadata',
-    ].join('\n'));
-    // Soft limit only (the hard one stays unlimited), so the test can lift it again without privileges.
-    child = spawn('prlimit', [`--fsize=${limitBytes}:unlimited`, '--', bin,
-      '--data-dir', dataDir, '--secure-port=0', '--bind-address=127.0.0.1', '--etcd-compaction-interval=0',
-      `--etcd-servers=${etcd.endpoints.join(',')}`,
-      `--audit-policy-file=${join(dir, 'policy.yaml')}`, `--audit-log-path=${logPath}`,
-    ], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => { stdout += c; });
-    child.stderr!.setEncoding('utf8').on('data', (c: string) => { stderr += c; });
-    await eventually(async () => {
-      if (child!.exitCode !== null) throw new Error(`server exited: ${stderr}`);
-      return /Serving on https:\/\/127\.0\.0\.1:\d+/.test(stdout);
-    }, 'the server serving', 60_000);
-    const port = /Serving on https:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)![1];
-    const api = {
-      url: `https://127.0.0.1:${port}`,
-      ca: readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'),
-      token: readFileSync(join(dataDir, 'admin.token'), 'utf8').trim(),
-    };
-
+    const { api, logPath, stderr, liftLimit, stop } = await startLimited([]);
     // ~4 KiB per event at RequestResponse: the 64 KiB limit is reached after a few creates.
     const data = { blob: 'x'.repeat(2048) };
     for (let i = 0; i < 60; i++) {
@@ -97,17 +115,17 @@ function sample(text: string, series: string): number {
     });
     expect(broken.length).toBeLessThanOrEqual(1);
     expect(lines.length - broken.length).toBeGreaterThan(5);
-    expect(stderr).toContain('audit log write failed');
+    expect(stderr()).toContain('audit log write failed');
 
     // Room again (the limit lifted, as when space is freed): the writer retries after its back-off, and the
     // buffered events and new ones land.
-    expect(spawnSync('prlimit', ['--pid', String(child.pid), '--fsize=unlimited:unlimited']).status).toBe(0);
+    liftLimit();
     const after = await apiRequest(api, 'GET', '/api/v1/namespaces/default/configmaps/cm-1');
     expect(after.status).toBe(200);
     const id = String(after.headers['audit-id']);
     await eventually(async () => readFileSync(logPath, 'utf8').split('\n').some((l) => l.includes(id) && l.includes('"stage":"ResponseComplete"')),
       'events written after the file had room again', 40_000);
-    expect(stderr).toContain('audit log writes resumed');
+    expect(stderr()).toContain('audit log writes resumed');
     // Only the line cut at the limit is broken; it was ended by one newline, and writes since are whole lines.
     const parts = readFileSync(logPath, 'utf8').split('\n');
     expect(parts.pop()).toBe('');
@@ -120,7 +138,26 @@ function sample(text: string, series: string): number {
       }
     });
     expect(unparsable.length).toBeLessThanOrEqual(1);
-    child.kill('SIGTERM');
-    await new Promise((r) => child!.once('exit', r));
+    await stop();
+  });
+
+  it('refuses requests while events cannot be logged with --audit-log-mode=blocking-strict, and serves again after', async () => {
+    const { api, stderr, liftLimit, stop } = await startLimited(['--audit-log-mode=blocking-strict']);
+    const data = { blob: 'x'.repeat(2048) };
+    let refused: Awaited<ReturnType<typeof apiRequest>> | undefined;
+    for (let i = 0; i < 200 && refused === undefined; i++) {
+      const res = await apiRequest(api, 'POST', '/api/v1/namespaces/default/configmaps', { body: { metadata: { name: `s-${i}` }, data } });
+      if (res.status === 500) refused = res;
+      else expect(res.status).toBe(201);
+    }
+    expect(refused?.json()).toMatchObject({ kind: 'Status', reason: 'InternalError', message: 'Internal error occurred: failed to store audit event' });
+    const metrics = (await apiRequest(api, 'GET', '/metrics')).text();
+    expect(sample(metrics, 'apiserver_audit_requests_rejected_total')).toBeGreaterThan(0);
+    expect(stderr()).toContain('audit log write failed');
+    liftLimit();
+    // After the writer's back-off, a write succeeds and requests are served again.
+    await eventually(async () => (await apiRequest(api, 'GET', '/api/v1/namespaces/default/configmaps/s-0')).status === 200,
+      'requests served once the log is writable', 40_000);
+    await stop();
   });
 });

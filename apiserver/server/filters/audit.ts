@@ -17,7 +17,8 @@ export interface AuditFilterOptions {
   readonly naming: Naming;
   /**
    * `--audit-log-mode=blocking-strict`: whether the backend can take events now. When it cannot, a request
-   * whose RequestReceived event would be lost is refused (500) and `rejected` is called.
+   * whose RequestReceived event would be lost is refused (500 `failed to store audit event`, kube's words) and
+   * `rejected` is called.
    */
   readonly strict?: { readonly healthy: () => boolean; readonly rejected: () => void };
 }
@@ -64,7 +65,7 @@ export function audit(o: AuditFilterOptions): Filter {
     const accepted = rec.emit('RequestReceived');
     if (strict !== undefined && (!accepted || !strict.healthy())) {
       strict.rejected();
-      throw internalError('the audit log is not available: the request cannot be audited');
+      throw internalError('failed to store audit event');
     }
     if (state.longRunning) emitWhenHeadersGo(ctx.res, rec);
     try {
