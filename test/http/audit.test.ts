@@ -186,6 +186,14 @@ describe('audit log (memory backend)', () => {
     expect(started!.stageTimestamp <= complete!.stageTimestamp).toBe(true);
   });
 
+  it('logs a watch refused before it streams with ResponseStarted (its error) before ResponseComplete', async () => {
+    const res = await api.request('GET', `/api/v1/namespaces/${NS_RR}/configmaps`, { query: { watch: 'true', resourceVersion: 'not-a-number' } });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    const [, started, complete] = await eventsOf(logPath, String(res.headers['audit-id']), ['RequestReceived', 'ResponseStarted', 'ResponseComplete']);
+    expect(started!.responseStatus.code).toBe(res.status);
+    expect(complete!.responseStatus).toMatchObject({ status: 'Failure', code: res.status, message: res.json().message });
+  });
+
   it('logs the caller as user and the impersonated user as impersonatedUser', async () => {
     const res = await api.request('GET', '/api/v1/namespaces/default/configmaps', { headers: { 'Impersonate-User': 'jane', 'Impersonate-Group': 'team' } });
     expect(res.status).toBe(403);

@@ -67,24 +67,30 @@ export function audit(o: AuditFilterOptions): Filter {
       strict.rejected();
       throw internalError('failed to store audit event');
     }
-    if (state.longRunning) emitWhenHeadersGo(ctx.res, rec);
+    // Long-running requests: ResponseStarted when their headers go out (`notStarted` undoes the hook).
+    const notStarted = state.longRunning ? emitWhenHeadersGo(ctx.res, rec) : undefined;
     try {
       await next();
     } catch (err) {
       if (isStatusError(err)) {
         const body = statusBody(err);
         rec.responseObject(body.details === undefined ? body : { ...body, details: wireDetails(body.details) });
-        rec.emit('ResponseComplete');
       } else if (isClientHttpError(err)) {
         rec.fail({ status: 'Failure', message: String(err.message), code: err.status });
-        rec.emit('ResponseComplete');
       } else {
+        notStarted?.();
         rec.fail({ status: 'Failure', reason: 'InternalError', message: `APIServer panic'd: ${String(err)}`, code: 500 });
         rec.emit('Panic');
+        throw err;
       }
+      // A long-running request refused before it streamed (a watch's 410, 422): its error answer is the
+      // response that starts, as kube's audited writer reports it, before ResponseComplete.
+      if (notStarted?.() === true) rec.emit('ResponseStarted');
+      rec.emit('ResponseComplete');
       throw err;
     }
     rec.status(ctx.res.statusCode);
+    if (notStarted?.() === true) rec.emit('ResponseStarted');
     rec.emit('ResponseComplete');
   };
 }
@@ -95,13 +101,25 @@ function isClientHttpError(err: unknown): err is { status: number; message: unkn
   return typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true;
 }
 
-/** ResponseStarted when the response's headers are written (by the handler or by Koa). */
-function emitWhenHeadersGo(res: ServerResponse, rec: RequestAudit): void {
+/**
+ * ResponseStarted when the response's headers are written by the handler (a watch flushes them at once).
+ * Returns a function that removes the hook if it has not fired, saying whether it had not: headers that go
+ * out after the chain returned are written by Koa, after ResponseComplete, so the filter reports them itself.
+ */
+function emitWhenHeadersGo(res: ServerResponse, rec: RequestAudit): () => boolean {
   const writeHead = res.writeHead;
+  let fired = false;
   res.writeHead = function auditedWriteHead(this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
     res.writeHead = writeHead;
+    fired = true;
     rec.status(args[0]);
     rec.emit('ResponseStarted');
     return writeHead.apply(this, args);
   } as ServerResponse['writeHead'];
+  return () => {
+    if (fired) return false;
+    res.writeHead = writeHead;
+    fired = true;
+    return true;
+  };
 }
