@@ -39,6 +39,8 @@ rules:
 - level: Request
   namespaces: [${NS_REQ}]
   omitStages: [RequestReceived]
+- level: RequestResponse
+  resources: [{group: authentication.platform.io, resources: [tokenreviews]}]
 - level: Metadata
 `;
 
@@ -247,6 +249,24 @@ describe('audit log (memory backend)', () => {
     expect(text).not.toContain(secretValue);
     expect(text).not.toContain(b64);
     expect(text).not.toContain(Buffer.from(secretValue).toString('base64').slice(0, 12));
+  });
+
+  it('never writes issued or reviewed tokens: TokenRequest status.token, TokenReview spec.token', async () => {
+    expect((await api.request('POST', `/api/v1/namespaces/${NS_RR}/serviceaccounts`, { body: { metadata: { name: 'bot' } } })).status).toBe(201);
+    const issued = await api.request('POST', `/api/v1/namespaces/${NS_RR}/serviceaccounts/bot/token`, { body: { apiVersion: 'authentication.platform.io/v1', kind: 'TokenRequest', spec: {} } });
+    expect(issued.status).toBe(201);
+    const token = String(issued.json().status.token);
+    expect(token.length).toBeGreaterThan(20);
+    const [, tr] = await eventsOf(logPath, String(issued.headers['audit-id']), ['RequestReceived', 'ResponseComplete']);
+    expect(tr!.objectRef).toMatchObject({ resource: 'serviceaccounts', subresource: 'token', name: 'bot', namespace: NS_RR });
+    expect(tr!.responseObject.status.token).toBe('<redacted>');
+    const review = await api.request('POST', '/apis/authentication.platform.io/v1/tokenreviews', { body: { apiVersion: 'authentication.platform.io/v1', kind: 'TokenReview', spec: { token } } });
+    expect(review.status).toBe(201);
+    expect(review.json().status.authenticated).toBe(true);
+    const [, rv] = await eventsOf(logPath, String(review.headers['audit-id']), ['RequestReceived', 'ResponseComplete']);
+    expect(rv!.requestObject.spec.token).toBe('<redacted>');
+    expect(rv!.responseObject.status.user.username).toBe(`system:serviceaccount:${NS_RR}:bot`);
+    expect(readFileSync(logPath, 'utf8')).not.toContain(token.slice(-40));
   });
 
   it('annotates requests to a deprecated CRD version with platform.io/deprecated', async () => {
