@@ -21,18 +21,17 @@
  * over a chosen window, and an SLO-style question ("how often was the loop blocked over 100 ms") needs
  * buckets.
  *
- * Each registry gets its own samplers; `stop()` ends the one this module owns (prom-client's default
- * collectors have no stop: they sample on scrape and keep one `monitorEventLoopDelay` and a GC observer,
- * which do not hold the process open).
+ * Each registry gets its own samplers; `stop()` ends the timer this module owns (prom-client's default
+ * collectors have no stop: they keep one `monitorEventLoopDelay` and a GC observer, which do not hold the
+ * process open).
  */
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { collectDefaultMetrics, type Registry } from 'prom-client';
-import { goFloat } from './metric-families.js';
+import { HistogramFamily } from './metric-families.js';
 
 /** Bounds of `nodejs_eventloop_delay_seconds`: 1 ms (noise) to 10 s (a stuck loop). */
 export const EVENT_LOOP_DELAY_BUCKETS: readonly number[] = Object.freeze([0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
 
-/** The sampling timer of the event loop delay, in milliseconds (prom-client's default precision). */
+/** The period of the event-loop delay timers, in milliseconds (prom-client's default precision). */
 const RESOLUTION_MS = 10;
 
 export interface RuntimeMetrics {
@@ -48,64 +47,32 @@ export function runtimeMetrics(registry: Registry): RuntimeMetrics {
 }
 
 /**
- * `nodejs_eventloop_delay_seconds`: Node's event-loop delay sampler (`monitorEventLoopDelay`, a timer
- * every 10 ms whose lateness is recorded in an HDR histogram) folded into Prometheus buckets at each
- * scrape, then reset. One sample is one 10 ms tick, so counts weigh time, and a loop blocked for a second
- * is one sample of ~1 s (the ticks it swallowed never ran), as Node measures it.
+ * `nodejs_eventloop_delay_seconds`: an unref'd 10 ms interval timer measures how late each of its ticks
+ * runs (the time since the previous tick minus the 10 ms period) and observes that into the histogram,
+ * so the buckets are exact. One sample is one tick (about 100 a second when idle); a loop blocked for a
+ * second is one sample of ~1 s (the ticks it swallowed never ran). Cost: 100 timer callbacks a second,
+ * each a clock read and a bucket increment.
  *
- * The sampler gives percentiles, not buckets: a bucket's count is the sample count times the highest
- * percentile whose delay is within the bound (HDR percentiles are exact to ~1%, finer towards the tail).
- * The sampler's own 10 ms period is subtracted, so an idle loop reads ~0, not 10 ms.
+ * Why not fold Node's `monitorEventLoopDelay` into buckets: it offers percentiles only, and its `reset()`
+ * (needed to take per-scrape windows) drops the next tick's delay, so a block right after a scrape would
+ * be lost.
  */
 export function eventLoopDelayHistogram(registry: Registry): RuntimeMetrics {
-  const name = 'nodejs_eventloop_delay_seconds';
-  const sampler: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-  sampler.enable();
-  const cumulative = new Float64Array(EVENT_LOOP_DELAY_BUCKETS.length);
-  const les = EVENT_LOOP_DELAY_BUCKETS.map(goFloat);
-  let count = 0;
-  let sum = 0;
-  const fold = (): void => {
-    const n = sampler.count;
-    if (n === 0) return;
-    const points = [...sampler.percentiles.entries()].sort((a, b) => a[0] - b[0]);
-    for (let i = 0; i < EVENT_LOOP_DELAY_BUCKETS.length; i++) {
-      const limitNs = (EVENT_LOOP_DELAY_BUCKETS[i]! * 1000 + RESOLUTION_MS) * 1e6;
-      let fraction = 0;
-      for (const [percentile, ns] of points) {
-        if (ns > limitNs) break;
-        fraction = percentile / 100;
-      }
-      cumulative[i]! += Math.round(fraction * n);
-    }
-    count += n;
-    sum += Math.max(0, sampler.mean / 1e9 - RESOLUTION_MS / 1000) * n;
-    sampler.reset();
-  };
-  const metric = {
-    name,
-    help: 'Event loop delay in seconds (the lateness of a 10 ms timer), from monitorEventLoopDelay, bucketed at each scrape.',
-    type: 'histogram' as const,
-    aggregator: 'sum' as const,
-    get: async () => {
-      fold();
-      const values: { metricName: string; labels: Record<string, string>; value: number }[] = les.map((le, i) => ({
-        metricName: `${name}_bucket`,
-        labels: { le },
-        value: Math.min(cumulative[i]!, count),
-      }));
-      values.push({ metricName: `${name}_bucket`, labels: { le: '+Inf' }, value: count });
-      values.push({ metricName: `${name}_sum`, labels: {}, value: sum });
-      values.push({ metricName: `${name}_count`, labels: {}, value: count });
-      return { name, help: metric.help, type: metric.type, values, aggregator: metric.aggregator };
-    },
-    reset: () => {
-      cumulative.fill(0);
-      count = 0;
-      sum = 0;
-      sampler.reset();
-    },
-  };
-  registry.registerMetric(metric as never);
-  return { stop: () => sampler.disable() };
+  const family = new HistogramFamily({
+    name: 'nodejs_eventloop_delay_seconds',
+    help: 'Event loop delay in seconds: how late a 10 ms interval timer runs, per tick.',
+    labelNames: [],
+    buckets: EVENT_LOOP_DELAY_BUCKETS,
+    registry,
+  });
+  const cell = family.child();
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const late = now - last - RESOLUTION_MS;
+    cell.observe(late > 0 ? late / 1000 : 0);
+    last = now;
+  }, RESOLUTION_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
