@@ -77,11 +77,6 @@ export class LogBackend implements AuditSink {
     return !this.#failing && this.#queue.length < this.#o.bufferSize;
   }
 
-  /** Lines waiting to be written. */
-  get pending(): number {
-    return this.#queue.length;
-  }
-
   /** Resolves once the buffer is empty and no write is in flight (tests, shutdown). */
   flushed(): Promise<void> {
     if (this.#queue.length === 0 && !this.#writing) return Promise.resolve();
@@ -105,9 +100,16 @@ export class LogBackend implements AuditSink {
   }
 
   #schedule(): void {
-    if (this.#writing || this.#timer !== undefined) return;
+    // While writing (or backing off after a failure), the loop takes the new lines itself.
+    if (this.#writing) return;
     const { mode, batchMaxSize, batchMaxWaitMs } = this.#o;
-    if (mode === 'batch' && this.#queue.length < batchMaxSize && batchMaxWaitMs > 0) {
+    const batching = mode === 'batch' && batchMaxWaitMs > 0;
+    if (this.#timer !== undefined) {
+      // A batch waiting for more lines: written at once when it is full.
+      if (!batching || this.#queue.length < batchMaxSize) return;
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    } else if (batching && this.#queue.length < batchMaxSize) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
         void this.#pump();

@@ -1,15 +1,10 @@
 /**
- * The audit log file's rotation (lumberjack's rules) and the buffered backend in front of it, on real
- * files in a temporary directory.
+ * The audit log file's rotation (lumberjack's rules), on real files in a temporary directory.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { Registry } from 'prom-client';
-import { auditMetrics } from '../metrics/audit-metrics.js';
-import { memoryLogger } from '../../test/server/helpers.js';
-import { LogBackend } from './log-backend.js';
 import { backupTimestamp, RotatingFile } from './rotating-file.js';
 
 let dir: string;
@@ -78,41 +73,5 @@ describe('RotatingFile', () => {
     expect(gz).toHaveLength(2);
     const contents = gz.map((n) => gunzipSync(readFileSync(join(dir, n))).toString()).sort();
     expect(contents).toEqual([line(1).toString(), 'recent\n'].sort());
-  });
-});
-
-describe('LogBackend', () => {
-  it('writes every line in order when the buffer has room, many per write', async () => {
-    const path = join(dir, 'audit.log');
-    const registry = new Registry();
-    const backend = new LogBackend({
-      output: await RotatingFile.open({ path, maxSizeBytes: 1 << 30, maxBackups: 0, maxAgeDays: 0 }),
-      mode: 'blocking', bufferSize: 10_000, batchMaxSize: 1, batchMaxWaitMs: 0,
-      metrics: auditMetrics(registry), logger: memoryLogger().logger,
-    });
-    for (let i = 0; i < 5000; i++) expect(backend.write(`{"i":${i}}`)).toBe(true);
-    await backend.flushed();
-    await backend.close();
-    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
-    expect(lines).toHaveLength(5000);
-    expect(lines.map((l) => JSON.parse(l).i)).toEqual([...Array(5000).keys()]);
-  });
-
-  it('drops what does not fit in the buffer (never waits) and counts it as plugin "buffered"', async () => {
-    const path = join(dir, 'audit.log');
-    const registry = new Registry();
-    const backend = new LogBackend({
-      output: await RotatingFile.open({ path, maxSizeBytes: 1 << 30, maxBackups: 0, maxAgeDays: 0 }),
-      mode: 'batch', bufferSize: 10, batchMaxSize: 100, batchMaxWaitMs: 50,
-      metrics: auditMetrics(registry), logger: memoryLogger().logger,
-    });
-    const accepted = Array.from({ length: 25 }, (_, i) => backend.write(`{"i":${i}}`));
-    expect(accepted.filter((a) => a)).toHaveLength(10);
-    expect(backend.healthy).toBe(false);
-    await backend.flushed();
-    await backend.close();
-    expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(10);
-    const errors = await registry.getSingleMetric('apiserver_audit_error_total')!.get();
-    expect(errors.values).toEqual([expect.objectContaining({ labels: { plugin: 'buffered' }, value: 15 })]);
   });
 });
