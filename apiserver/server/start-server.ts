@@ -61,7 +61,6 @@ import { runtimeMetrics } from '../metrics/runtime-metrics.js';
 import { instrumentStore, type StoreCallHook } from '../../storage/instrumented-store.js';
 import { openSizeMonitor } from '../../storage/size-monitor.js';
 import { RequestTracing } from '../tracing/request-tracing.js';
-import { storeTracingHook } from '../tracing/store-tracing.js';
 
 export interface StartOptions {
   /** Default: JSON lines to stderr at `config.logLevel`. */
@@ -120,6 +119,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // --tracing-config-file: closed last, so the spans of the last requests are flushed.
     const tracing = config.tracing === undefined ? undefined : new RequestTracing(config.tracing, {
       onExportError: (err) => logger.warn({ err: err.message }, 'tracing: span export failed'),
+      storeBackend: config.storage.backend,
     });
     if (tracing !== undefined) cleanups.push(() => tracing.shutdown());
 
@@ -172,7 +172,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // Storage, admission and runtime metrics (apiserver/metrics/). Store calls are timed per resource by
     // one wrapper each (storage/instrumented-store.ts), which also carries the tracer's per-call hook.
     const storeMetrics = storageMetrics(metrics);
-    const storeHook: StoreCallHook | undefined = tracing === undefined ? undefined : storeTracingHook(config.storage.backend);
+    const storeHook: StoreCallHook | undefined = undefined;
     const admissionTimings = admissionMetrics(metrics);
     const policyChecks = policyCheckMetrics(metrics);
     // --request-metrics=false also leaves store calls and admission unrecorded (the benchmark's baseline).

@@ -11,7 +11,8 @@
  * id is random either way, so a coin per request samples as a ratio of trace ids does.)
  *
  * Spans are manual (no auto-instrumentation): the request span in `ctx.state.trace`, children made
- * through `childSpan`. Export failures are logged, at most once a minute; spans beyond the processor's
+ * under it with the parent passed explicitly (no AsyncLocalStorage: its promise hooks alone cost more than
+ * the spans, see docs/tracing.md). Export failures are logged, at most once a minute; spans beyond the processor's
  * queue are dropped, as the SDK does. `shutdown()` flushes what is queued (the server's close()).
  */
 import { randomUUID } from 'node:crypto';
@@ -20,6 +21,7 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { OtlpHttpExporter } from './otlp-http-exporter.js';
+import type { StoreBackend } from './store-tracing.js';
 import type { TracingConfig } from './tracing-config.js';
 
 /** A sampled request's span (or a child that has children of its own, like an admission phase). */
@@ -39,6 +41,8 @@ export interface RequestTracingOptions {
   readonly onExportError?: (err: Error) => void;
   /** The processor's delay between exports; default the SDK's 5 s. */
   readonly scheduledDelayMillis?: number;
+  /** The store backend, named in store-call spans (`Create etcd3`, `Create embedded`); default memory. */
+  readonly storeBackend?: StoreBackend;
 }
 
 /** kube's `service.name` of the API server's spans. */
@@ -53,9 +57,11 @@ export class RequestTracing {
   private readonly tracer: Tracer;
   /** samplingRatePerMillion / 1e6. */
   private readonly ratio: number;
+  readonly storeBackend: StoreBackend;
 
   constructor(config: TracingConfig, options: RequestTracingOptions = {}) {
     this.ratio = config.samplingRatePerMillion / 1_000_000;
+    this.storeBackend = options.storeBackend ?? 'memory';
     const exporter = reportingFailures(new OtlpHttpExporter({ url: config.url }), options.onExportError);
     this.provider = new TracerProvider({
       resource: resourceFromAttributes({

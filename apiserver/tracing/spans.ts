@@ -4,13 +4,12 @@
  *  - the admission phases (`Admission mutating`, `Admission validating`: kube 1.32 has no span for its
  *    chain, only for webhook calls; these carry the operation, resource and the plugins that handle it);
  *  - store calls (store-tracing.ts).
- * Callers make them only when the request is sampled (`ctx.state.trace` or the active trace is set).
+ * Callers make them only when the request is sampled (`ctx.state.trace` is set).
  */
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import type { AdmissionAttributes } from '../admission/attributes.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { AppContext } from '../server/request-state.js';
-import { runInTrace } from './active-trace.js';
 import type { TraceScope } from './request-tracing.js';
 
 /** kube's `SerializeObject` span; `encoding` becomes `gzip` when the body is compressed. */
@@ -36,9 +35,9 @@ export function markError(span: Span, err: unknown): void {
 export type AdmissionPhase = 'mutating' | 'validating';
 
 /**
- * One admission phase of `chain` for `a`, under its span when the request is sampled (`trace`); its
- * children (store calls a plugin makes) go under it. The span's `plugins` are the phase's plugins that
- * handle the operation.
+ * One admission phase of `chain` for `a`, under its span when the request is sampled (`trace`). The span's
+ * `plugins` are the phase's plugins that handle the operation. (What plugins read comes from watch caches:
+ * no store-call spans under it.)
  */
 export function tracedAdmission(trace: TraceScope | undefined, chain: AdmissionChain, phase: AdmissionPhase, a: AdmissionAttributes): Promise<void> {
   if (trace === undefined) return phase === 'mutating' ? chain.admit(a) : chain.validate(a);
@@ -61,7 +60,7 @@ async function admissionSpan(trace: TraceScope, chain: AdmissionChain, phase: Ad
     plugins,
   });
   try {
-    await runInTrace(scope, () => (phase === 'mutating' ? chain.admit(a) : chain.validate(a)));
+    await (phase === 'mutating' ? chain.admit(a) : chain.validate(a));
   } catch (err) {
     markError(scope.span, err);
     throw err;

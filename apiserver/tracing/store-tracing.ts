@@ -1,18 +1,20 @@
 /**
  * The tracer's hook into the instrumented store (storage/instrumented-store.ts): a child span per store
- * call made for a sampled request, named as kube-apiserver's storage spans (`Create etcd3`, `Get etcd3`,
- * `GuaranteedUpdate etcd3`...) with the backend's name (`etcd3`, or `embedded` for the embedded store) and
- * kube's attributes (`audit-id`, `key`, `resource`), plus `operation` (the etcd_request_duration_seconds
- * label). Calls of no sampled request (watch caches, controllers, unsampled requests) get no span: the hook
- * returns undefined after one AsyncLocalStorage read.
+ * call of a sampled request, under that request's span (the hook is made per request, so the parent is
+ * passed explicitly: no AsyncLocalStorage). Spans are named as kube-apiserver's storage spans (`Create
+ * etcd3`, `Get etcd3`, `GuaranteedUpdate etcd3`...) with the backend's name (`etcd3`, or `embedded` for
+ * the embedded store) and carry kube's attributes (`audit-id`, `key`, `resource`) plus `operation` (the
+ * etcd_request_duration_seconds label).
  *
  * A call that throws marks its span failed, except for the answers a Store gives by throwing (NotFound,
  * AlreadyExists, Conflict), which are recorded as the span's `outcome`.
  */
 import { isBackendFailure, type StoreCallHook, type StoreOperation } from '../../storage/instrumented-store.js';
 import type { StorageError } from '../../storage/errors.js';
-import { activeTrace } from './active-trace.js';
+import type { TraceScope } from './request-tracing.js';
 import { markError } from './spans.js';
+
+export type StoreBackend = 'etcd' | 'memory';
 
 /** kube's verbs of its storage spans, per store operation. */
 const VERBS: Readonly<Record<StoreOperation, string>> = {
@@ -25,16 +27,17 @@ const VERBS: Readonly<Record<StoreOperation, string>> = {
   txn: 'Txn',
 };
 
-/** The hook for a store of `backend` (`etcd` or `memory`). */
-export function storeTracingHook(backend: 'etcd' | 'memory'): StoreCallHook {
-  const names = Object.fromEntries(
-    Object.entries(VERBS).map(([op, verb]) => [op, `${verb} ${backend === 'etcd' ? 'etcd3' : 'embedded'}`]),
-  ) as Record<StoreOperation, string>;
+const spanNames = (backend: StoreBackend): Readonly<Record<StoreOperation, string>> =>
+  Object.freeze(Object.fromEntries(Object.entries(VERBS).map(([op, verb]) => [op, `${verb} ${backend === 'etcd' ? 'etcd3' : 'embedded'}`])) as Record<StoreOperation, string>);
+
+const NAMES: Readonly<Record<StoreBackend, Readonly<Record<StoreOperation, string>>>> = { etcd: spanNames('etcd'), memory: spanNames('memory') };
+
+/** The hook of one sampled request's store calls. */
+export function storeTracingHook(parent: TraceScope, backend: StoreBackend): StoreCallHook {
+  const names = NAMES[backend];
   return {
     begin(operation, type, key) {
-      const trace = activeTrace();
-      if (trace === undefined) return undefined;
-      const span = trace.tracing.child(trace, names[operation], { operation, resource: type, key });
+      const span = parent.tracing.child(parent, names[operation], { operation, resource: type, key });
       return (err) => {
         if (err !== undefined) {
           if (isBackendFailure(err)) markError(span, err);

@@ -25,7 +25,8 @@ import type { RequestScope } from '../handlers/request-scope.js';
 import { handleUpdate } from '../handlers/update.js';
 import { handleScale, scaleScope, scaleVerbs } from '../handlers/scale.js';
 import { warningHeader } from '../handlers/respond.js';
-import type { ServedResources } from './served-resources.js';
+import type { ServedResource, ServedResources } from './served-resources.js';
+import { tracedResource } from '../../tracing/traced-resource.js';
 import { deprecationOf } from './deprecation.js';
 
 const handlers: Record<Verb, (scope: RequestScope) => Promise<void>> = {
@@ -57,6 +58,10 @@ export function requestInfoOf(ctx: AppContext): RequestInfo {
   ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
   return ctx.state.requestInfo;
 }
+
+/** What the handler of a sampled request uses: the resource with its store calls traced (tracing/traced-resource.ts). */
+const tracedFor = (ctx: AppContext, served: ServedResource): ServedResource =>
+  ctx.state.trace === undefined ? served : tracedResource(served, ctx.state.trace);
 
 export function resourceRouter(o: ResourceRouterOptions): Filter {
   return async function resourceRequests(ctx, next) {
@@ -96,7 +101,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       if (negotiateResponse(ctx.get('Accept') || undefined, subOffers, resourceConversions(o.naming)) === undefined) throw notAcceptableError(subOffers);
       const query = new URLSearchParams(ctx.querystring);
       const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
-      await handleConnectCreate({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}), ...(o.admission ? { admission: o.admission } : {}) }, connect);
+      await handleConnectCreate({ ctx, info: scoped, served: tracedFor(ctx, served), resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}), ...(o.admission ? { admission: o.admission } : {}) }, connect);
       return;
     }
     if (info.subresource === 'scale' && strategy.scale !== undefined) {
@@ -105,7 +110,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       if (!scaleVerbs.has(info.verb)) throw methodNotAllowed(gr, info.verb);
       const query = new URLSearchParams(ctx.querystring);
       const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
-      const scope = { ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}), ...(o.admission ? { admission: o.admission } : {}) };
+      const scope = { ctx, info: scoped, served: tracedFor(ctx, served), resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}), ...(o.admission ? { admission: o.admission } : {}) };
       const scale = scaleScope(scope);
       const subOffers = objectOffers(o.naming, servesProtobuf(scale.served.strategy.schema), o.features.enabled('CBORServingAndStorage'));
       ctx.state.responseOffers = subOffers;
@@ -131,6 +136,6 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     }
     const query = new URLSearchParams(ctx.querystring);
     const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
-    await handler({ ctx, info: scoped, served, resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}), ...(o.admission ? { admission: o.admission } : {}) });
+    await handler({ ctx, info: scoped, served: tracedFor(ctx, served), resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}), ...(o.admission ? { admission: o.admission } : {}) });
   };
 }

@@ -35,7 +35,14 @@ export interface GenericRegistry {
 }
 
 export function createGenericRegistry(config: GenericRegistryConfig): GenericRegistry {
-  const ctx = registryContext(config);
+  return genericRegistryOver(registryContext(config));
+}
+
+/**
+ * The verbs over a ready context. Tracing serves a sampled request through a copy of its resource's context
+ * whose store opens a span per call under the request's span (apiserver/tracing/traced-resource.ts).
+ */
+export function genericRegistryOver(ctx: RegistryContext): GenericRegistry {
   return Object.freeze({
     context: ctx,
     get: (ns: string, name: string, opts?: GetOptions) => getObject(ctx, ns, name, opts),

@@ -1,7 +1,6 @@
 import { SpanStatusCode, TraceFlags, type Attributes, type SpanContext } from '@opentelemetry/api';
 import { parseTraceParent, TraceState } from '@opentelemetry/core';
 import type { RequestInfo } from '../../request/request-info.js';
-import { runInTrace } from '../../tracing/active-trace.js';
 import type { RequestTracing } from '../../tracing/request-tracing.js';
 import type { AppContext, Filter } from '../request-state.js';
 
@@ -20,8 +19,8 @@ import type { AppContext, Filter } from '../request-state.js';
  * 1.32 reports: `http.method`, `http.target`, `http.status_code`, `user_agent.original`, `net.*`) and
  * kube's `audit-id`. 5xx answers mark it as an error. A watch's span lasts as long as the watch.
  *
- * For its children the request's trace is `ctx.state.trace` and, for code without `ctx` (admission, store
- * calls), the active trace of tracing/active-trace.ts.
+ * Its children find it in `ctx.state.trace`: the encoding and admission spans directly, store calls through
+ * the registry the resource router hands sampled requests (tracing/traced-resource.ts).
  */
 export function tracing(t: RequestTracing): Filter {
   return async function tracingFilter(ctx, next) {
@@ -43,7 +42,7 @@ export function tracing(t: RequestTracing): Filter {
     ctx.state.trace = scope;
     const { span } = scope;
     try {
-      await runInTrace(scope, next);
+      await next();
     } catch (err) {
       // recover turns errors into answers; what still escapes is recorded, then rethrown.
       span.recordException(err as Error);
