@@ -1,7 +1,7 @@
 /**
  * The span exporter: OTLP over HTTP with protobuf bodies (`POST <url>`, `Content-Type:
- * application/x-protobuf`), the request encoded by OpenTelemetry's own serializer
- * (`@opentelemetry/otlp-transformer`) and sent with node:http(s) over one keep-alive agent.
+ * application/x-protobuf`), the request encoded by otlp-encoding.ts and sent with node:http(s) over one
+ * keep-alive agent.
  *
  * Why not `@opentelemetry/exporter-trace-otlp-proto`: its transport loads `http`/`https` with a dynamic
  * `import()` on first use, which fails inside Jest's VM without --experimental-vm-modules, and it reads
@@ -16,8 +16,8 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
-import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
+import { encodeExportRequest } from './otlp-encoding.js';
 
 export interface OtlpHttpExporterOptions {
   /** The traces URL (`http://collector:4318/v1/traces`). */
@@ -44,8 +44,7 @@ export class OtlpHttpExporter implements SpanExporter {
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
     if (this.stopped) return done({ code: ExportResultCode.FAILED, error: new Error('the exporter is shut down') });
-    const body = ProtobufTraceSerializer.serializeRequest(spans);
-    if (body === undefined) return done({ code: ExportResultCode.FAILED, error: new Error('the spans could not be serialized') });
+    const body = encodeExportRequest(spans);
     const sent = this.post(body).then(
       () => done({ code: ExportResultCode.SUCCESS }),
       (error: Error) => done({ code: ExportResultCode.FAILED, error }),
@@ -64,7 +63,7 @@ export class OtlpHttpExporter implements SpanExporter {
     await Promise.all([...this.inFlight]);
   }
 
-  private post(body: Uint8Array): Promise<void> {
+  private post(body: Buffer): Promise<void> {
     return new Promise((resolve, reject) => {
       const req = this.send(this.url, {
         method: 'POST',
