@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { backends, createNamespace, describeBackends, stopBackends, uniqueName, type Backend } from '../http/helpers.js';
+import { memoryLogger } from '../server/helpers.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 const SERVER = 2;
@@ -47,6 +48,8 @@ describeBackends(all, (b: Backend) => {
     expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/missing`, { headers: { 'X-Request-Id': missing } })).status).toBe(404);
     const version = rid();
     expect((await api.request('GET', '/version', { headers: { 'X-Request-Id': version } })).status).toBe(200);
+    // Still queued in the batch processor (5 s, 1,024 spans): close() must flush them.
+    expect(spansOf(create)).toEqual([]);
     await api.server.close();
 
     // The create: a root server span named after kube's route, with otelhttp's and kube's attributes.
@@ -147,5 +150,21 @@ describeBackends(all, (b: Backend) => {
     // Nothing else of this server was traced (the namespace create had no parent either).
     expect(receiver.spans().filter((s) => s.traceId === traceId)).toHaveLength(spans.length);
     expect(receiver.exports().every((e) => e.path === '/v1/traces' && e.contentType === 'application/x-protobuf')).toBe(true);
+  });
+});
+
+describe('export failures', () => {
+  const memory = backends().filter((b) => b.name === 'memory');
+  afterAll(() => stopBackends(memory));
+
+  it('are logged (once a minute) and do not fail requests', async () => {
+    // A port nothing listens on: every export is refused.
+    const { logger, lines } = memoryLogger('warn');
+    const api = await memory[0]!.start({ tracing: { url: 'http://127.0.0.1:9/v1/traces', samplingRatePerMillion: 1_000_000 } }, { logger });
+    expect((await api.request('GET', '/api/v1/namespaces/default')).status).toBe(200);
+    await api.server.close();
+    const failures = lines().map((l) => JSON.parse(l)).filter((l) => l.msg === 'tracing: span export failed');
+    expect(failures).toHaveLength(1);
+    expect(failures[0].err).toMatch(/^exporting \d+ span\(s\) failed: /);
   });
 });
