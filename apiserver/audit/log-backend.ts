@@ -4,9 +4,9 @@
  * `write` only pushes a string (or drops it when the buffer is full) and returns.
  *
  * Modes (`--audit-log-mode`, kube's names):
- * - `blocking` (kube's default for the log): lines are written as soon as the writer is free; lines that
- *   arrive while a write is in flight go together in the next one. Unlike kube, the request does not wait
- *   for its line (a Node server cannot block its event loop on a file write);
+ * - `blocking` (kube's default for the log): lines are written within a few milliseconds: they collect for
+ *   5 ms (or until 512 wait) and go in one write, so a busy server makes few large writes. Unlike kube, the
+ *   request does not wait for its line (a Node server cannot block its event loop on a file write);
  * - `batch`: the writer waits until `batchMaxSize` lines are buffered or `batchMaxWaitMs` passed since the
  *   first of them;
  * - `blocking-strict`: as blocking, and `healthy` is false while writes fail or the buffer is full: the
@@ -41,6 +41,13 @@ export interface LogBackendOptions {
 
 /** Bytes per write at most, so one write does not hold a huge string. */
 const maxWriteBytes = 1 << 20;
+/**
+ * Lines collect this long before a write (unless a full write's worth is waiting), so a busy server makes
+ * a few large writes rather than one per request; a request never waits for it.
+ */
+const lingerMs = 5;
+/** Lines that make a write without lingering. */
+const fullWrite = 512;
 const firstRetryMs = 1000;
 const maxRetryMs = 30_000;
 
@@ -80,12 +87,13 @@ export class LogBackend implements AuditSink {
   /** Resolves once the buffer is empty and no write is in flight (tests, shutdown). */
   flushed(): Promise<void> {
     if (this.#queue.length === 0 && !this.#writing) return Promise.resolve();
-    if (this.#timer !== undefined && this.#retryMs === 0) {
+    const done = new Promise<void>((resolve) => this.#idle.push(resolve));
+    if (this.#timer !== undefined && !this.#writing) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
       void this.#pump();
     }
-    return new Promise((resolve) => this.#idle.push(resolve));
+    return done;
   }
 
   /** Writes what is buffered (unless writes keep failing), then closes the output. */
@@ -104,26 +112,25 @@ export class LogBackend implements AuditSink {
     if (this.#writing) return;
     const { mode, batchMaxSize, batchMaxWaitMs } = this.#o;
     const batching = mode === 'batch' && batchMaxWaitMs > 0;
+    const enough = batching ? batchMaxSize : fullWrite;
     if (this.#timer !== undefined) {
-      // A batch waiting for more lines: written at once when it is full.
-      if (!batching || this.#queue.length < batchMaxSize) return;
+      // Lines are collecting: written at once when there are enough of them.
+      if (this.#queue.length < enough) return;
       clearTimeout(this.#timer);
       this.#timer = undefined;
-    } else if (batching && this.#queue.length < batchMaxSize) {
+    } else if (this.#queue.length < enough) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
         void this.#pump();
-      }, batchMaxWaitMs);
+      }, batching ? batchMaxWaitMs : lingerMs);
       this.#timer.unref();
       return;
     }
-    this.#writing = true;
-    // After the current tick, so the lines of requests finishing together share one write.
-    setImmediate(() => void this.#pump(true));
+    void this.#pump();
   }
 
-  async #pump(started = false): Promise<void> {
-    if (this.#writing && !started) return;
+  async #pump(): Promise<void> {
+    if (this.#writing) return;
     this.#writing = true;
     try {
       while (this.#queue.length > 0) {
@@ -136,6 +143,8 @@ export class LogBackend implements AuditSink {
           this.#failed(err as WriteError, lines, bytes);
           await this.#backoff();
         }
+        // Fewer lines than a full write wait for the next round (unless someone waits for the flush).
+        if (this.#queue.length < fullWrite && this.#idle.length === 0) break;
       }
     } finally {
       this.#writing = false;
