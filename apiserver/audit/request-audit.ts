@@ -61,13 +61,21 @@ export interface RequestAuditInit {
 
 const maxUserAgentLength = 1024;
 
-function userJson(u: UserInfo): Record<string, unknown> {
-  return {
-    username: u.name,
-    ...(u.uid === '' ? {} : { uid: u.uid }),
-    ...(u.groups.length === 0 ? {} : { groups: u.groups }),
-    ...(u.extra === undefined || Object.keys(u.extra).length === 0 ? {} : { extra: u.extra }),
-  };
+/** The JSON of users, kept per (frozen, often shared) UserInfo: most requests come from a few users. */
+const userJsonCache = new WeakMap<UserInfo, string>();
+
+function userJson(u: UserInfo): string {
+  let text = userJsonCache.get(u);
+  if (text === undefined) {
+    text = JSON.stringify({
+      username: u.name,
+      ...(u.uid === '' ? {} : { uid: u.uid }),
+      ...(u.groups.length === 0 ? {} : { groups: u.groups }),
+      ...(u.extra === undefined || Object.keys(u.extra).length === 0 ? {} : { extra: u.extra }),
+    });
+    userJsonCache.set(u, text);
+  }
+  return text;
 }
 
 function metaString(meta: Record<string, unknown>, key: string): string {
@@ -81,6 +89,7 @@ export class RequestAudit {
   readonly #env: AuditEnvironment;
   readonly #init: RequestAuditInit;
   readonly #received = nowMicros();
+  #receivedText: string | undefined;
   #common: string | undefined;
   // objectRef, filled from the request info, then from the request object's metadata.
   #namespace: string;
@@ -184,8 +193,8 @@ export class RequestAudit {
     const i = this.#init;
     let ua = i.userAgent;
     if (ua.length > maxUserAgentLength) ua = `${ua.slice(0, maxUserAgentLength)}...TRUNCATED`;
-    let s = `,"requestURI":${JSON.stringify(i.requestURI)},"verb":${JSON.stringify(i.info.verb)},"user":${JSON.stringify(i.user === undefined ? {} : userJson(i.user))}`;
-    if (i.impersonatedUser !== undefined) s += `,"impersonatedUser":${JSON.stringify(userJson(i.impersonatedUser))}`;
+    let s = `,"requestURI":${JSON.stringify(i.requestURI)},"verb":${JSON.stringify(i.info.verb)},"user":${i.user === undefined ? '{}' : userJson(i.user)}`;
+    if (i.impersonatedUser !== undefined) s += `,"impersonatedUser":${userJson(i.impersonatedUser)}`;
     if (i.sourceIPs.length > 0) s += `,"sourceIPs":${JSON.stringify(i.sourceIPs)}`;
     if (ua !== '') s += `,"userAgent":${JSON.stringify(ua)}`;
     this.#common = s;
@@ -229,7 +238,8 @@ export class RequestAudit {
     }
     if (this.#requestObject !== undefined && stage !== 'RequestReceived') s += `,"requestObject":${this.#requestObject}`;
     if (this.#responseObject !== undefined && (stage === 'ResponseComplete' || stage === 'Panic')) s += `,"responseObject":${this.#responseObject}`;
-    s += `,"requestReceivedTimestamp":"${formatMicroTime(this.#received)}","stageTimestamp":"${formatMicroTime(nowMicros())}"`;
+    this.#receivedText ??= formatMicroTime(this.#received);
+    s += `,"requestReceivedTimestamp":"${this.#receivedText}","stageTimestamp":"${formatMicroTime(nowMicros())}"`;
     const ann = this.#annotations();
     if (ann !== undefined) s += `,"annotations":${JSON.stringify(ann)}`;
     return `${s}}`;

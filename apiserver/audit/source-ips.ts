@@ -19,6 +19,21 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** The connection's address, normalized once per connection (keep-alive connections carry many requests). */
+const remoteCache = new WeakMap<object, string | null>();
+
+function remoteOf(req: IncomingMessage): string | undefined {
+  const socket = req.socket;
+  let remote = remoteCache.get(socket);
+  if (remote === undefined) {
+    const address = socket.remoteAddress;
+    remote = address === undefined ? null : (normalize(address) ?? null);
+    // Not cached before the address is known (a socket may not report it yet).
+    if (address !== undefined) remoteCache.set(socket, remote);
+  }
+  return remote ?? undefined;
+}
+
 export function sourceIPs(req: IncomingMessage): string[] {
   const ips: string[] = [];
   const forwarded = header(req, 'x-forwarded-for');
@@ -33,7 +48,7 @@ export function sourceIPs(req: IncomingMessage): string[] {
     const ip = normalize(real);
     if (ip !== undefined && !ips.includes(ip)) ips.push(ip);
   }
-  const remote = req.socket.remoteAddress === undefined ? undefined : normalize(req.socket.remoteAddress);
+  const remote = remoteOf(req);
   if (remote !== undefined && (ips.length === 0 || ips[ips.length - 1] !== remote)) ips.push(remote);
   return ips;
 }
