@@ -13,7 +13,8 @@ import { auditLogDefaults, loadPolicyFile, type AuditConfig } from '../../apiser
 import { eventually } from '../server/helpers.js';
 import { backends, createNamespace, stopBackends, uniqueName, type TestApi } from './helpers.js';
 
-const [memory] = backends().filter((b) => b.name === 'memory');
+// Auditing does not depend on the store: the first selected backend (memory unless HTTP_BACKENDS says otherwise).
+const [memory] = backends();
 const dirs: string[] = [];
 afterAll(async () => {
   await stopBackends([memory!]);
@@ -83,7 +84,7 @@ async function eventsOf(path: string, auditID: string, stages: readonly string[]
 
 const microTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-describe('audit log (memory backend)', () => {
+describe(`audit log (${memory!.name} backend)`, () => {
   let api: TestApi;
   let dir: string;
   let logPath: string;
