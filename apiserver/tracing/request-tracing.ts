@@ -1,14 +1,14 @@
 /**
- * The server's tracer (one per server, made from `--tracing-config-file`): OpenTelemetry's SDK tracer
- * with a BatchSpanProcessor and the OTLP/HTTP protobuf exporter (otlp-http-exporter.ts), and the sampling
- * decision of requests.
+ * The server's tracer (one per server, made from `--tracing-config-file`): spans (recorded-span.ts) handed
+ * to OpenTelemetry's BatchSpanProcessor and the OTLP/HTTP protobuf exporter (otlp-http-exporter.ts), and
+ * the sampling decision of requests.
  *
  * Sampling, as kube's ParentBased(TraceIDRatioBased(samplingRatePerMillion)), decided once per request by
  * the tracing filter before anything is allocated: a request with a valid incoming `traceparent` follows
  * its sampled flag (sampled: always traced, even at rate 0; not sampled: never); one without is traced
  * with probability rate/1e6. Only sampled requests get spans; their children (admission, store calls,
- * encoding) are made only under a sampled request span, so the SDK's sampler is AlwaysOn. (A root trace
- * id is random either way, so a coin per request samples as a ratio of trace ids does.)
+ * encoding) are made only under a sampled request span, so no sampler runs per span. (A root trace id is
+ * random either way, so a coin per request samples as a ratio of trace ids does.)
  *
  * Spans are manual (no auto-instrumentation): the request span in `ctx.state.trace`, children made
  * under it with the parent passed explicitly (no AsyncLocalStorage: its promise hooks alone cost more than
@@ -16,19 +16,18 @@
  * queue are dropped, as the SDK does. `shutdown()` flushes what is queued (the server's close()).
  */
 import { randomUUID } from 'node:crypto';
-import { ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { SpanKind, type Attributes, type Span, type SpanContext } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOnSampler, BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { OtlpHttpExporter } from './otlp-http-exporter.js';
+import { newTraceId, RecordedSpan, type SpanSink } from './recorded-span.js';
 import type { StoreBackend } from './store-tracing.js';
 import type { TracingConfig } from './tracing-config.js';
 
 /** A sampled request's span (or a child that has children of its own, like an admission phase). */
 export interface TraceScope {
   readonly span: Span;
-  /** A context holding `span`: the parent of this scope's children. */
-  readonly context: Context;
   /** The request's id (`Audit-Id`), kube's `audit-id` attribute of every span. */
   readonly auditId: string;
   readonly tracing: RequestTracing;
@@ -53,8 +52,8 @@ const MAX_EXPORT_BATCH_SIZE = 1024;
 const EXPORT_ERROR_INTERVAL_MS = 60_000;
 
 export class RequestTracing {
-  private readonly provider: TracerProvider;
-  private readonly tracer: Tracer;
+  private readonly processor: BatchSpanProcessor;
+  private readonly sink: SpanSink;
   /** samplingRatePerMillion / 1e6. */
   private readonly ratio: number;
   readonly storeBackend: StoreBackend;
@@ -63,22 +62,20 @@ export class RequestTracing {
     this.ratio = config.samplingRatePerMillion / 1_000_000;
     this.storeBackend = options.storeBackend ?? 'memory';
     const exporter = reportingFailures(new OtlpHttpExporter({ url: config.url }), options.onExportError);
-    this.provider = new TracerProvider({
+    this.processor = new BatchSpanProcessor({
+      exporter,
+      maxQueueSize: MAX_QUEUE_SIZE,
+      maxExportBatchSize: MAX_EXPORT_BATCH_SIZE,
+      ...(options.scheduledDelayMillis === undefined ? {} : { scheduledDelayMillis: options.scheduledDelayMillis }),
+    });
+    this.sink = {
+      processor: this.processor,
       resource: resourceFromAttributes({
         'service.name': SERVICE_NAME,
         'service.instance.id': options.instanceId ?? `apiserver-${randomUUID()}`,
       }),
-      sampler: new AlwaysOnSampler(),
-      spanProcessors: [
-        new BatchSpanProcessor({
-          exporter,
-          maxQueueSize: MAX_QUEUE_SIZE,
-          maxExportBatchSize: MAX_EXPORT_BATCH_SIZE,
-          ...(options.scheduledDelayMillis === undefined ? {} : { scheduledDelayMillis: options.scheduledDelayMillis }),
-        }),
-      ],
-    });
-    this.tracer = this.provider.getTracer('platform-apiserver');
+      scope: { name: 'platform-apiserver' },
+    };
   }
 
   /** Whether a request without a (valid) incoming parent is traced: a coin at the configured rate. */
@@ -88,26 +85,25 @@ export class RequestTracing {
 
   /** Starts the span of a sampled request: a child of `parent` (remote, sampled) or a new trace. */
   startRequest(name: string, auditId: string, parent: SpanContext | undefined, attributes: Attributes): TraceScope {
-    const parentContext = parent === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, parent);
-    const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
-    return { span, context: trace.setSpan(ROOT_CONTEXT, span), auditId, tracing: this };
+    const span = new RecordedSpan(name, SpanKind.SERVER, parent?.traceId ?? newTraceId(), parent, attributes, this.sink);
+    return { span, auditId, tracing: this };
   }
 
-  /** A child span of `parent`, carrying kube's `audit-id`. */
+  /** A child span of `parent` (attributes: a fresh object, taken over), carrying kube's `audit-id`. */
   child(parent: TraceScope, name: string, attributes: Attributes): Span {
     attributes['audit-id'] = parent.auditId;
-    return this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent.context);
+    const context = parent.span.spanContext();
+    return new RecordedSpan(name, SpanKind.INTERNAL, context.traceId, context, attributes, this.sink);
   }
 
   /** A child span that has children of its own (they go under it). */
   childScope(parent: TraceScope, name: string, attributes: Attributes): TraceScope {
-    const span = this.child(parent, name, attributes);
-    return { span, context: trace.setSpan(ROOT_CONTEXT, span), auditId: parent.auditId, tracing: this };
+    return { span: this.child(parent, name, attributes), auditId: parent.auditId, tracing: this };
   }
 
   /** Exports every span that ended, then stops the exporter. Idempotent. */
   shutdown(): Promise<void> {
-    return this.provider.shutdown();
+    return this.processor.shutdown();
   }
 }
 
