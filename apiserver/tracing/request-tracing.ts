@@ -107,11 +107,6 @@ export class RequestTracing {
   }
 }
 
-/** `childSpan(ctx.state.trace, ...)`: a child of a sampled request's span, or undefined (not sampled). */
-export function childSpan(parent: TraceScope | undefined, name: string, attributes: Attributes): Span | undefined {
-  return parent === undefined ? undefined : parent.tracing.child(parent, name, attributes);
-}
-
 /** The exporter, reporting failed exports through `onError` at most once a minute (with the count). */
 function reportingFailures(exporter: SpanExporter, onError: ((err: Error) => void) | undefined): SpanExporter {
   if (onError === undefined) return exporter;
