@@ -2,7 +2,7 @@
  * `make bench`: runs every benchmark part and prints one markdown report (machine, command, tables) to
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
- *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd, admission, kinds)
+ *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd, admission, kinds, observability)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
  *   --server=dist|tsx   how parts http, cache, patch, media and auth run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
@@ -16,6 +16,7 @@ import { benchCelEnvironment } from './cel/environment.js';
 import { benchCrd } from './crd.js';
 import { benchAdmission } from './admission.js';
 import { benchKinds } from './kinds.js';
+import { benchObservability } from './observability.js';
 import { benchHttp } from './http.js';
 import { benchMedia } from './media.js';
 import { benchPatch } from './patch.js';
@@ -40,6 +41,7 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   crd: ({ scale, server }) => benchCrd({ scale, server }),
   admission: ({ scale, server }) => benchAdmission({ scale, server }),
   kinds: ({ scale, server }) => benchKinds({ scale, server }),
+  observability: ({ scale, server }) => benchObservability({ scale, server }),
 };
 
 function etcdVersion(): string {
