@@ -58,7 +58,7 @@ import { openAuditLog } from '../audit/audit-log.js';
 import { dropCountOnStop, storageMetrics, storageSizeMetrics } from '../metrics/storage-metrics.js';
 import { admissionMetrics, policyCheckMetrics } from '../metrics/admission-metrics.js';
 import { runtimeMetrics } from '../metrics/runtime-metrics.js';
-import { instrumentStore, type StoreCallHook } from '../../storage/instrumented-store.js';
+import { instrumentStore } from '../../storage/instrumented-store.js';
 import { openSizeMonitor } from '../../storage/size-monitor.js';
 import { RequestTracing } from '../tracing/request-tracing.js';
 
@@ -170,14 +170,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       cleanups.push(async () => stopInflightPeriods());
     }
     // Storage, admission and runtime metrics (apiserver/metrics/). Store calls are timed per resource by
-    // one wrapper each (storage/instrumented-store.ts), which also carries the tracer's per-call hook.
+    // one wrapper each (storage/instrumented-store.ts); sampled requests get another with the tracer's
+    // per-call hook (tracing/traced-resource.ts).
     const storeMetrics = storageMetrics(metrics);
-    const storeHook: StoreCallHook | undefined = undefined;
     const admissionTimings = admissionMetrics(metrics);
     const policyChecks = policyCheckMetrics(metrics);
     // --request-metrics=false also leaves store calls and admission unrecorded (the benchmark's baseline).
     const storeFor = (type: string): Store =>
-      instrumentStore(theStore, type, { ...(recordRequests ? { metrics: storeMetrics } : {}), ...(storeHook === undefined ? {} : { hook: storeHook }) });
+      instrumentStore(theStore, type, recordRequests ? { metrics: storeMetrics } : {});
     const runtime = runtimeMetrics(metrics);
     cleanups.push(async () => runtime.stop());
     const storeSize = storageSizeMetrics(
