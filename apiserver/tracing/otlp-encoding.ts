@@ -3,8 +3,8 @@
  * collector/trace/v1) with one ResourceSpans and one ScopeSpans per call, the layout every OTLP receiver
  * reads. Written by hand because encoding is the largest part of a span's cost: OpenTelemetry's serializer
  * sizes every message in a first pass and spends about 4.4 µs on a span of 12 attributes; this one writes
- * once into a growing buffer, encodes attribute keys once per process, and fixes up each nested message's
- * length afterwards (shifting the few bytes when it needs more than one length byte).
+ * once through the protobuf codec's WireWriter (codec/protobuf/wire-writer.ts: nested lengths fixed up in
+ * place, no sizing pass) and encodes attribute keys once per process.
  *
  * Field numbers (trace/v1, common/v1, resource/v1): ResourceSpans 1 resource, 2 scope_spans; ScopeSpans 1
  * scope, 2 spans; Span 1 trace_id, 2 span_id, 3 trace_state, 4 parent_span_id, 5 name, 6 kind, 7/8
@@ -16,116 +16,38 @@
  */
 import type { Attributes, AttributeValue, HrTime } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-
-const WIRE_VARINT = 0;
-const WIRE_FIXED64 = 1;
-const WIRE_LEN = 2;
-const WIRE_FIXED32 = 5;
+import { WIRE_FIXED32, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT, WireWriter } from '../codec/protobuf/wire-writer.js';
 
 const FLAGS_HAS_IS_REMOTE = 0x100;
 const FLAGS_IS_REMOTE = 0x200;
 
-class Writer {
-  buf = Buffer.allocUnsafe(64 * 1024);
-  pos = 0;
+/** Opens the length-delimited field `field`; `w.end` with the returned mark closes it. */
+function open(w: WireWriter, field: number): number {
+  w.tag(field, WIRE_LEN);
+  return w.begin();
+}
 
-  ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
-    this.buf.copy(next, 0, 0, this.pos);
-    this.buf = next;
-  }
+/** A trace or span id given in hex, as bytes. */
+function hexBytes(w: WireWriter, field: number, hex: string): void {
+  w.tag(field, WIRE_LEN);
+  w.varint(hex.length / 2);
+  w.ensure(hex.length / 2);
+  w.pos += w.buf.write(hex, w.pos, 'hex');
+}
 
-  varint(v: number): void {
-    this.ensure(10);
-    if (v < 0) {
-      // int64 two's complement: ten bytes.
-      let big = BigInt.asUintN(64, BigInt(v));
-      while (big >= 0x80n) {
-        this.buf[this.pos++] = Number(big & 0x7fn) | 0x80;
-        big >>= 7n;
-      }
-      this.buf[this.pos++] = Number(big);
-      return;
-    }
-    while (v >= 0x80) {
-      this.buf[this.pos++] = (v % 0x80) | 0x80;
-      v = Math.floor(v / 0x80);
-    }
-    this.buf[this.pos++] = v;
-  }
+/** A time as fixed64 nanoseconds since the epoch. */
+function time(w: WireWriter, field: number, t: HrTime): void {
+  w.tag(field, WIRE_FIXED64);
+  w.ensure(8);
+  w.buf.writeBigUInt64LE(BigInt(t[0]) * 1_000_000_000n + BigInt(t[1]), w.pos);
+  w.pos += 8;
+}
 
-  tag(field: number, wire: number): void {
-    this.varint((field << 3) | wire);
-  }
-
-  /** Opens a length-delimited field; `end` with the returned mark writes its length. */
-  begin(field: number): number {
-    this.tag(field, WIRE_LEN);
-    this.ensure(1);
-    return this.pos++;
-  }
-
-  end(mark: number): void {
-    const len = this.pos - mark - 1;
-    if (len < 0x80) {
-      this.buf[mark] = len;
-      return;
-    }
-    let extra = 0;
-    for (let v = len; v >= 0x80; v = Math.floor(v / 0x80)) extra += 1;
-    this.ensure(extra);
-    this.buf.copyWithin(mark + 1 + extra, mark + 1, this.pos);
-    this.pos += extra;
-    let v = len;
-    let at = mark;
-    while (v >= 0x80) {
-      this.buf[at++] = (v % 0x80) | 0x80;
-      v = Math.floor(v / 0x80);
-    }
-    this.buf[at] = v;
-  }
-
-  string(field: number, s: string): void {
-    const mark = this.begin(field);
-    this.ensure(s.length * 3);
-    this.pos += this.buf.write(s, this.pos, 'utf8');
-    this.end(mark);
-  }
-
-  raw(bytes: Buffer): void {
-    this.ensure(bytes.length);
-    bytes.copy(this.buf, this.pos);
-    this.pos += bytes.length;
-  }
-
-  hexBytes(field: number, hex: string): void {
-    this.tag(field, WIRE_LEN);
-    this.varint(hex.length / 2);
-    this.ensure(hex.length / 2);
-    this.pos += this.buf.write(hex, this.pos, 'hex');
-  }
-
-  time(field: number, t: HrTime): void {
-    this.tag(field, WIRE_FIXED64);
-    this.ensure(8);
-    this.buf.writeBigUInt64LE(BigInt(t[0]) * 1_000_000_000n + BigInt(t[1]), this.pos);
-    this.pos += 8;
-  }
-
-  fixed32(field: number, v: number): void {
-    this.tag(field, WIRE_FIXED32);
-    this.ensure(4);
-    this.buf.writeUInt32LE(v >>> 0, this.pos);
-    this.pos += 4;
-  }
-
-  double(field: number, v: number): void {
-    this.tag(field, WIRE_FIXED64);
-    this.ensure(8);
-    this.buf.writeDoubleLE(v, this.pos);
-    this.pos += 8;
-  }
+function fixed32(w: WireWriter, field: number, v: number): void {
+  w.tag(field, WIRE_FIXED32);
+  w.ensure(4);
+  w.buf.writeUInt32LE(v >>> 0, w.pos);
+  w.pos += 4;
 }
 
 /** `KeyValue.key` fields, encoded once per key (span attributes repeat a small set of keys). */
@@ -134,16 +56,16 @@ const keyFields = new Map<string, Buffer>();
 function keyField(key: string): Buffer {
   let b = keyFields.get(key);
   if (b === undefined) {
-    const w = new Writer();
+    const w = new WireWriter();
     w.string(1, key);
-    b = Buffer.from(w.buf.subarray(0, w.pos));
+    b = w.finish();
     if (keyFields.size < 10_000) keyFields.set(key, b);
   }
   return b;
 }
 
-function anyValue(w: Writer, field: number, v: AttributeValue): void {
-  const mark = w.begin(field);
+function anyValue(w: WireWriter, field: number, v: AttributeValue): void {
+  const mark = open(w, field);
   if (typeof v === 'string') w.string(1, v);
   else if (typeof v === 'boolean') {
     w.tag(2, WIRE_VARINT);
@@ -154,46 +76,46 @@ function anyValue(w: Writer, field: number, v: AttributeValue): void {
       w.varint(v);
     } else w.double(4, v);
   } else if (Array.isArray(v)) {
-    const array = w.begin(5);
+    const array = open(w, 5);
     for (const item of v) if (item !== null && item !== undefined) anyValue(w, 1, item);
     w.end(array);
   }
   w.end(mark);
 }
 
-function attributes(w: Writer, field: number, attrs: Attributes): void {
+function attributes(w: WireWriter, field: number, attrs: Attributes): void {
   for (const key in attrs) {
     const v = attrs[key];
     if (v === undefined) continue;
-    const mark = w.begin(field);
+    const mark = open(w, field);
     w.raw(keyField(key));
     anyValue(w, 2, v);
     w.end(mark);
   }
 }
 
-function span(w: Writer, s: ReadableSpan): void {
-  const mark = w.begin(2);
+function span(w: WireWriter, s: ReadableSpan): void {
+  const mark = open(w, 2);
   const ctx = s.spanContext();
-  w.hexBytes(1, ctx.traceId);
-  w.hexBytes(2, ctx.spanId);
+  hexBytes(w, 1, ctx.traceId);
+  hexBytes(w, 2, ctx.spanId);
   const state = ctx.traceState?.serialize();
   if (state !== undefined && state !== '') w.string(3, state);
   const parent = s.parentSpanContext;
-  if (parent !== undefined) w.hexBytes(4, parent.spanId);
+  if (parent !== undefined) hexBytes(w, 4, parent.spanId);
   w.string(5, s.name);
   w.tag(6, WIRE_VARINT);
   w.varint(s.kind + 1);
-  w.time(7, s.startTime);
-  w.time(8, s.endTime);
+  time(w, 7, s.startTime);
+  time(w, 8, s.endTime);
   attributes(w, 9, s.attributes);
   if (s.droppedAttributesCount > 0) {
     w.tag(10, WIRE_VARINT);
     w.varint(s.droppedAttributesCount);
   }
   for (const e of s.events) {
-    const event = w.begin(11);
-    w.time(1, e.time);
+    const event = open(w, 11);
+    time(w, 1, e.time);
     w.string(2, e.name);
     if (e.attributes !== undefined) attributes(w, 3, e.attributes);
     w.end(event);
@@ -203,13 +125,13 @@ function span(w: Writer, s: ReadableSpan): void {
     w.varint(s.droppedEventsCount);
   }
   if (s.status.code !== 0) {
-    const status = w.begin(15);
+    const status = open(w, 15);
     if (s.status.message !== undefined && s.status.message !== '') w.string(2, s.status.message);
     w.tag(3, WIRE_VARINT);
     w.varint(s.status.code);
     w.end(status);
   }
-  w.fixed32(16, (ctx.traceFlags & 0xff) | FLAGS_HAS_IS_REMOTE | (parent?.isRemote === true ? FLAGS_IS_REMOTE : 0));
+  fixed32(w, 16, (ctx.traceFlags & 0xff) | FLAGS_HAS_IS_REMOTE | (parent?.isRemote === true ? FLAGS_IS_REMOTE : 0));
   w.end(mark);
 }
 
@@ -218,20 +140,20 @@ function span(w: Writer, s: ReadableSpan): void {
  * own tracer). Links are not encoded: the server makes none.
  */
 export function encodeExportRequest(spans: readonly ReadableSpan[]): Buffer {
-  const w = new Writer();
   if (spans.length === 0) return Buffer.alloc(0);
+  const w = new WireWriter();
   const first = spans[0]!;
-  const resourceSpans = w.begin(1);
-  const resource = w.begin(1);
+  const resourceSpans = open(w, 1);
+  const resource = open(w, 1);
   attributes(w, 1, first.resource.attributes as Attributes);
   w.end(resource);
-  const scopeSpans = w.begin(2);
-  const scope = w.begin(1);
+  const scopeSpans = open(w, 2);
+  const scope = open(w, 1);
   w.string(1, first.instrumentationScope.name);
   if (first.instrumentationScope.version !== undefined) w.string(2, first.instrumentationScope.version);
   w.end(scope);
   for (const s of spans) span(w, s);
   w.end(scopeSpans);
   w.end(resourceSpans);
-  return w.buf.subarray(0, w.pos);
+  return w.finish();
 }
