@@ -120,11 +120,9 @@ abstract class Family<C extends { readonly labels: Labels }> {
   abstract reset(): void;
 }
 
-export class CounterFamily extends Family<CounterCell> {
-  readonly type = 'counter' as const;
-  protected make(labels: Labels): CounterCell {
-    return new CounterCell(labels);
-  }
+/** A family of single-value series (counters and gauges): rendered and reset alike. */
+abstract class ValueFamily<C extends { readonly labels: Labels; value: number }> extends Family<C> {
+  abstract readonly type: 'counter' | 'gauge';
   reset(): void {
     for (const c of this.cells.values()) c.value = 0;
   }
@@ -135,18 +133,17 @@ export class CounterFamily extends Family<CounterCell> {
   }
 }
 
-export class GaugeFamily extends Family<GaugeCell> {
+export class CounterFamily extends ValueFamily<CounterCell> {
+  readonly type = 'counter' as const;
+  protected make(labels: Labels): CounterCell {
+    return new CounterCell(labels);
+  }
+}
+
+export class GaugeFamily extends ValueFamily<GaugeCell> {
   readonly type = 'gauge' as const;
   protected make(labels: Labels): GaugeCell {
     return new GaugeCell(labels);
-  }
-  reset(): void {
-    for (const c of this.cells.values()) c.value = 0;
-  }
-  get(): Promise<MetricObject> {
-    const values: MetricValue[] = [];
-    for (const c of this.cells.values()) values.push({ labels: c.labels, value: c.value });
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator });
   }
 }
 
