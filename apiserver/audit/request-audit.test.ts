@@ -31,6 +31,32 @@ function env(lines: string[]): AuditEnvironment {
 const info = (method: string, path: string) => parseRequestInfo(method, path, new URLSearchParams());
 
 describe('RequestAudit', () => {
+  it('names the impersonated user from the stage after impersonated() (JSON and legacy), RequestReceived stamped when received', () => {
+    for (const format of ['json', 'legacy'] as const) {
+      const lines: string[] = [];
+      const rec = new RequestAudit({ ...env(lines), format }, {
+        config: { level: 'Metadata', omitStages: 0, omitManagedFields: false },
+        auditID: 'id-i', requestURI: '/api/v1/pods', info: info('GET', '/api/v1/pods'),
+        user: { name: 'alice', uid: '', groups: ['dev'] },
+        sourceIPs: ['10.0.0.1'], userAgent: '', sensitivity: 'none', annotations: () => undefined,
+      });
+      rec.emit('RequestReceived');
+      rec.impersonated({ name: 'bob', uid: '', groups: ['team', 'system:authenticated'] });
+      rec.status(200);
+      rec.emit('ResponseComplete');
+      if (format === 'json') {
+        const [received, complete] = lines.map((l) => JSON.parse(l));
+        expect(received.impersonatedUser).toBeUndefined();
+        expect(received.stageTimestamp).toBe(received.requestReceivedTimestamp);
+        expect(complete.user).toEqual({ username: 'alice', groups: ['dev'] });
+        expect(complete.impersonatedUser).toEqual({ username: 'bob', groups: ['team', 'system:authenticated'] });
+      } else {
+        expect(lines[0]).toContain('user="alice" groups="\\"dev\\"" as="<self>" asgroups="<lookup>"');
+        expect(lines[1]).toContain('user="alice" groups="\\"dev\\"" as="bob" asgroups="\\"team\\",\\"system:authenticated\\""');
+      }
+    }
+  });
+
   it('writes audit.k8s.io/v1 Events with kube\'s annotation keys, cut user agents and omitted stages', () => {
     const lines: string[] = [];
     let annotations: Record<string, string> | undefined;

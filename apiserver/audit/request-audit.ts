@@ -48,10 +48,13 @@ export interface RequestAuditInit {
   readonly auditID: string;
   readonly requestURI: string;
   readonly info: RequestInfo;
-  /** The authenticated caller. */
+  /** The authenticated caller; undefined for a request that failed authentication (`"user":{}`). */
   readonly user: UserInfo | undefined;
-  /** The user the caller impersonates, if any. */
-  readonly impersonatedUser: UserInfo | undefined;
+  /**
+   * The user the caller impersonates, when already known. The audit filter runs before impersonation (as
+   * kube's), so it leaves this out and the impersonation filter reports the user through `impersonated()`.
+   */
+  readonly impersonatedUser?: UserInfo | undefined;
   readonly sourceIPs: readonly string[];
   readonly userAgent: string;
   readonly sensitivity: Sensitivity;
@@ -101,6 +104,7 @@ export class RequestAudit {
   #responseObject: string | undefined;
   #decision: string | undefined;
   #reason: string | undefined;
+  #impersonatedUser: UserInfo | undefined;
 
   constructor(env: AuditEnvironment, init: RequestAuditInit) {
     this.#env = env;
@@ -109,6 +113,16 @@ export class RequestAudit {
     this.level = init.config.level;
     this.#namespace = init.info.namespace;
     this.#name = init.info.name;
+    this.#impersonatedUser = init.impersonatedUser;
+  }
+
+  /**
+   * The impersonation filter accepted the request's impersonation headers: the events of the later stages
+   * name `user` as `impersonatedUser` (RequestReceived, already emitted, does not, as in kube).
+   */
+  impersonated(user: UserInfo): void {
+    this.#impersonatedUser = user;
+    this.#common = undefined;
   }
 
   /** The decoded body of create/update (before admission and defaults). */
@@ -194,7 +208,7 @@ export class RequestAudit {
     let ua = i.userAgent;
     if (ua.length > maxUserAgentLength) ua = `${ua.slice(0, maxUserAgentLength)}...TRUNCATED`;
     let s = `,"requestURI":${JSON.stringify(i.requestURI)},"verb":${JSON.stringify(i.info.verb)},"user":${i.user === undefined ? '{}' : userJson(i.user)}`;
-    if (i.impersonatedUser !== undefined) s += `,"impersonatedUser":${userJson(i.impersonatedUser)}`;
+    if (this.#impersonatedUser !== undefined) s += `,"impersonatedUser":${userJson(this.#impersonatedUser)}`;
     if (i.sourceIPs.length > 0) s += `,"sourceIPs":${JSON.stringify(i.sourceIPs)}`;
     if (ua !== '') s += `,"userAgent":${JSON.stringify(ua)}`;
     this.#common = s;
@@ -239,7 +253,9 @@ export class RequestAudit {
     if (this.#requestObject !== undefined && stage !== 'RequestReceived') s += `,"requestObject":${this.#requestObject}`;
     if (this.#responseObject !== undefined && (stage === 'ResponseComplete' || stage === 'Panic')) s += `,"responseObject":${this.#responseObject}`;
     this.#receivedText ??= formatMicroTime(this.#received);
-    s += `,"requestReceivedTimestamp":"${this.#receivedText}","stageTimestamp":"${formatMicroTime(nowMicros())}"`;
+    // RequestReceived is stamped with the time the request was received, as kube stamps it.
+    const stageText = stage === 'RequestReceived' ? this.#receivedText : formatMicroTime(nowMicros());
+    s += `,"requestReceivedTimestamp":"${this.#receivedText}","stageTimestamp":"${stageText}"`;
     const ann = this.#annotations();
     if (ann !== undefined) s += `,"annotations":${JSON.stringify(ann)}`;
     return `${s}}`;
@@ -254,8 +270,8 @@ export class RequestAudit {
     const user = i.user;
     const username = user !== undefined && user.name !== '' ? user.name : '<none>';
     const groups = user !== undefined && user.name !== '' && user.groups.length > 0 ? list(user.groups) : '<none>';
-    const as = i.impersonatedUser?.name ?? '<self>';
-    const asGroups = i.impersonatedUser !== undefined ? list(i.impersonatedUser.groups) : '<lookup>';
+    const as = this.#impersonatedUser?.name ?? '<self>';
+    const asGroups = this.#impersonatedUser !== undefined ? list(this.#impersonatedUser.groups) : '<lookup>';
     const namespace = this.#namespace !== '' && i.info.isResourceRequest ? this.#namespace : '<none>';
     const st = stage === 'RequestReceived' ? undefined : this.#responseStatus;
     const response = st === undefined ? '<deferred>' : String(st.code);

@@ -11,7 +11,7 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../log/logger.js';
 import { authentication } from './filters/authentication.js';
 import { authorization } from './filters/authorization.js';
-import { audit, type AuditFilterOptions } from './filters/audit.js';
+import { audit, failedAuthenticationAudit, type AuditFilterOptions } from './filters/audit.js';
 import { impersonation } from './filters/impersonation.js';
 import { limits } from './filters/limits.js';
 import { recover } from './filters/recover.js';
@@ -69,7 +69,7 @@ export interface AppOptions {
  * Assembles the Koa application: the filter chain in the order of DESIGN.md, then the endpoints.
  *
  *   request id -> request log -> recover -> request lifecycle (signal, deadline) -> limits
- *   -> [request info] -> authentication -> impersonation -> audit -> authorization
+ *   -> [request info] -> authentication -> audit -> impersonation -> authorization
  *   -> health / version -> api -> 404
  *
  * Bracketed filters do not exist yet; each goes in at its marked place below. Metrics and tracing go
@@ -100,9 +100,13 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     authenticators: o.authenticators,
     ...(o.anonymous === undefined ? {} : { anonymous: o.anonymous }),
     ...(o.authMetrics === undefined ? {} : { metrics: o.authMetrics }),
+    // kube-apiserver audits failed authentication too (WithFailedAuthenticationAudit).
+    ...(o.audit === undefined ? {} : { failed: failedAuthenticationAudit(o.audit) }),
   }));
-  app.use(impersonation({ authorizer: o.authorizer, naming: o.naming }));
+  // As kube-apiserver 1.32: audit before impersonation, so a refused impersonation is audited and the event
+  // names the authenticated caller as `user`.
   if (o.audit !== undefined) app.use(audit(o.audit));
+  app.use(impersonation({ authorizer: o.authorizer, naming: o.naming }));
   app.use(authorization({
     authorizer: o.authorizer,
     ...(o.ruleResolver === undefined ? {} : { ruleResolver: o.ruleResolver }),

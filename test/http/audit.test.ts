@@ -3,7 +3,10 @@
  * get, an error, a watch (ResponseStarted), an impersonated request, a Panic, per-namespace levels and
  * omitted stages, omitManagedFields, Secret redaction at RequestResponse (the values never reach the file),
  * the deprecation annotation of a deprecated CRD version, the authorization annotations, the metrics, the
- * legacy format, and rotation of the file by `--audit-log-maxsize`.
+ * legacy format, and rotation of the file by `--audit-log-maxsize`. The filter's place is kube's
+ * (authentication -> audit -> impersonation -> authorization): RequestReceived names the caller before
+ * impersonation, a refused impersonation and a failed authentication (401) are logged, and a delete's
+ * DeleteOptions body is its request object.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +33,10 @@ const POLICY = `
 apiVersion: audit.platform.io/v1
 kind: Policy
 rules:
+# The policy sees the authenticated caller, never the impersonated user: this rule must not hide
+# requests that impersonate jane.
+- level: None
+  users: ["jane"]
 - level: None
   nonResourceURLs: ["/healthz*", "/readyz*", "/livez*", "/metrics"]
 - level: RequestResponse
@@ -119,6 +126,8 @@ describe(`audit log (${memory!.name} backend)`, () => {
       expect(e.stageTimestamp).toMatch(microTime);
       expect(e.impersonatedUser).toBeUndefined();
     }
+    // As kube: RequestReceived is stamped with the time the request was received.
+    expect(received!.stageTimestamp).toBe(received!.requestReceivedTimestamp);
     expect(Object.keys(complete!)).toEqual(['kind', 'apiVersion', 'level', 'auditID', 'stage', 'requestURI', 'verb', 'user', 'sourceIPs', 'userAgent',
       'objectRef', 'responseStatus', 'requestObject', 'responseObject', 'requestReceivedTimestamp', 'stageTimestamp', 'annotations']);
     // The name comes from the decoded body, after RequestReceived (as kube's LogRequestObject fills it).
@@ -197,10 +206,15 @@ describe(`audit log (${memory!.name} backend)`, () => {
     expect(complete!.responseStatus).toMatchObject({ status: 'Failure', code: res.status, message: res.json().message });
   });
 
-  it('logs the caller as user and the impersonated user as impersonatedUser', async () => {
+  it('logs the caller as user and the impersonated user as impersonatedUser, from the stage after impersonation', async () => {
     const res = await api.request('GET', '/api/v1/namespaces/default/configmaps', { headers: { 'Impersonate-User': 'jane', 'Impersonate-Group': 'team' } });
     expect(res.status).toBe(403);
-    const [, complete] = await eventsOf(logPath, String(res.headers['audit-id']), ['RequestReceived', 'ResponseComplete']);
+    // Logged although the policy says None for jane: the policy is evaluated for the caller (admin).
+    const [received, complete] = await eventsOf(logPath, String(res.headers['audit-id']), ['RequestReceived', 'ResponseComplete']);
+    // RequestReceived is emitted before impersonation, as kube's audit filter emits it.
+    expect(received!.user.username).toBe('admin');
+    expect(received!.impersonatedUser).toBeUndefined();
+    expect(received!.annotations).toBeUndefined();
     expect(complete!.level).toBe('Metadata');
     expect(complete!.user.username).toBe('admin');
     expect(complete!.impersonatedUser).toEqual({ username: 'jane', groups: ['team', 'system:authenticated'] });
@@ -208,6 +222,100 @@ describe(`audit log (${memory!.name} backend)`, () => {
     // Metadata: no objects, even the Status.
     expect(complete!.responseObject).toBeUndefined();
     expect(complete!.annotations['authorization.platform.io/decision']).toBe('forbid');
+  });
+
+  it('logs an impersonated request that is allowed, with impersonatedUser after RequestReceived', async () => {
+    const res = await api.request('GET', `/api/v1/namespaces/${NS_RR}/configmaps`, { headers: { 'Impersonate-User': 'root2', 'Impersonate-Group': 'system:masters' } });
+    expect(res.status).toBe(200);
+    const [received, complete] = await eventsOf(logPath, String(res.headers['audit-id']), ['RequestReceived', 'ResponseComplete']);
+    expect(received!.user.username).toBe('admin');
+    expect(received!.impersonatedUser).toBeUndefined();
+    expect(complete!.user.username).toBe('admin');
+    expect(complete!.impersonatedUser).toEqual({ username: 'root2', groups: ['system:masters', 'system:authenticated'] });
+    expect(complete!.annotations['authorization.platform.io/decision']).toBe('allow');
+  });
+
+  it('logs a refused impersonation (403) with the caller and without impersonatedUser', async () => {
+    expect((await api.request('POST', `/api/v1/namespaces/${NS_RR}/serviceaccounts`, { body: { metadata: { name: 'imp' } } })).status).toBe(201);
+    const issued = await api.request('POST', `/api/v1/namespaces/${NS_RR}/serviceaccounts/imp/token`, { body: { apiVersion: 'authentication.platform.io/v1', kind: 'TokenRequest', spec: {} } });
+    expect(issued.status).toBe(201);
+    const token = String(issued.json().status.token);
+    const res = await api.request('GET', `/api/v1/namespaces/${NS_RR}/configmaps`, { token, headers: { 'Impersonate-User': 'jane' } });
+    expect(res.status).toBe(403);
+    expect(res.json().message).toContain('cannot impersonate');
+    const [received, complete] = await eventsOf(logPath, String(res.headers['audit-id']), ['RequestReceived', 'ResponseComplete']);
+    for (const e of [received!, complete!]) {
+      expect(e.user.username).toBe(`system:serviceaccount:${NS_RR}:imp`);
+      expect(e.impersonatedUser).toBeUndefined();
+    }
+    expect(complete!.responseStatus).toMatchObject({ status: 'Failure', reason: 'Forbidden', code: 403, message: res.json().message });
+    expect(complete!.responseObject).toMatchObject({ kind: 'Status', reason: 'Forbidden' });
+    // The authorization filter never ran: no decision annotations.
+    expect(complete!.annotations).toBeUndefined();
+  });
+
+  it('logs a failed authentication (401) as one ResponseStarted event with kube\'s message', async () => {
+    const path = `/api/v1/namespaces/${NS_RR}/configmaps`;
+    for (const c of [
+      { token: 'not-a-token', message: 'Authentication failed, attempted: bearer' },
+      { token: 'nope', query: { access_token: 'x' }, message: 'Authentication failed, attempted: bearer, access_token' },
+    ]) {
+      const res = await api.request('GET', path, { token: c.token, ...(c.query === undefined ? {} : { query: c.query }) });
+      expect(res.status).toBe(401);
+      await expectFailedAuthentication(logPath, res, c.message);
+    }
+    // Without credentials (anonymous allowed, the default) the request is system:anonymous's, audited as usual.
+    const anonymous = await api.request('GET', path, { token: null });
+    expect(anonymous.status).toBe(403);
+    const [, anon] = await eventsOf(logPath, String(anonymous.headers['audit-id']), ['RequestReceived', 'ResponseComplete']);
+    expect(anon!.user).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
+    // Rules naming users do not match a request without one; non-resource paths are audited too.
+    const version = await api.request('GET', '/apis', { token: 'bad' });
+    expect(version.status).toBe(401);
+    const [ev] = await eventsOf(logPath, String(version.headers['audit-id']), ['ResponseStarted']);
+    expect(ev).toMatchObject({ level: 'Metadata', requestURI: '/apis', verb: 'get', responseStatus: { code: 401 } });
+    expect(ev!.objectRef).toBeUndefined();
+  });
+
+  it('logs a delete\'s DeleteOptions body as the request object at level Request, as kube does', async () => {
+    for (const name of ['d1', 'd2', 'd3']) {
+      expect((await api.request('POST', `/api/v1/namespaces/${NS_REQ}/configmaps`, { body: { metadata: { name } } })).status).toBe(201);
+    }
+    const base = `/api/v1/namespaces/${NS_REQ}/configmaps`;
+    // kubectl's body: no apiVersion, so meta.<domain>/v1; unknown members are dropped.
+    const d1 = await api.request('DELETE', `${base}/d1`, { body: { propagationPolicy: 'Background', unknownField: 1 } });
+    expect(d1.status).toBe(200);
+    const [e1] = await eventsOf(logPath, String(d1.headers['audit-id']), ['ResponseComplete']);
+    expect(e1!.verb).toBe('delete');
+    expect(e1!.requestObject).toEqual({ kind: 'DeleteOptions', apiVersion: 'meta.platform.io/v1', propagationPolicy: 'Background' });
+    expect(Object.keys(e1!.requestObject)).toEqual(['kind', 'apiVersion', 'propagationPolicy']);
+    // A typed client's body keeps its apiVersion; members in Go's order.
+    const d2 = await api.request('DELETE', `${base}/d2`, {
+      body: { dryRun: ['All'], apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { resourceVersion: '1', uid: 'u' }, gracePeriodSeconds: 0 },
+    });
+    expect(d2.status).toBe(409);
+    const [e2] = await eventsOf(logPath, String(d2.headers['audit-id']), ['ResponseComplete']);
+    expect(e2!.requestObject).toEqual({ kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0, preconditions: { uid: 'u', resourceVersion: '1' }, dryRun: ['All'] });
+    expect(Object.keys(e2!.requestObject)).toEqual(['kind', 'apiVersion', 'gracePeriodSeconds', 'preconditions', 'dryRun']);
+    expect(Object.keys(e2!.requestObject.preconditions)).toEqual(['uid', 'resourceVersion']);
+    // Decoded but invalid (422): logged; a body that does not decode (400): not logged.
+    const invalid = await api.request('DELETE', `${base}/d3`, { body: { orphanDependents: true, propagationPolicy: 'Orphan' } });
+    expect(invalid.status).toBe(422);
+    const [e3] = await eventsOf(logPath, String(invalid.headers['audit-id']), ['ResponseComplete']);
+    expect(e3!.requestObject).toEqual({ kind: 'DeleteOptions', apiVersion: 'meta.platform.io/v1', orphanDependents: true, propagationPolicy: 'Orphan' });
+    const undecodable = await api.request('DELETE', `${base}/d3`, { body: { gracePeriodSeconds: 'soon' } });
+    expect(undecodable.status).toBe(400);
+    const [e4] = await eventsOf(logPath, String(undecodable.headers['audit-id']), ['ResponseComplete']);
+    expect(e4!.requestObject).toBeUndefined();
+    // Options in the query are not logged (kube logs only a body); a deletecollection's body is.
+    const byQuery = await api.request('DELETE', `${base}/d3`, { query: { propagationPolicy: 'Foreground' } });
+    expect(byQuery.status).toBe(200);
+    const [e5] = await eventsOf(logPath, String(byQuery.headers['audit-id']), ['ResponseComplete']);
+    expect(e5!.requestObject).toBeUndefined();
+    const collection = await api.request('DELETE', base, { body: { apiVersion: 'meta.platform.io/v1', kind: 'DeleteOptions', propagationPolicy: 'Orphan' } });
+    expect(collection.status).toBe(200);
+    const [e6] = await eventsOf(logPath, String(collection.headers['audit-id']), ['ResponseComplete']);
+    expect(e6!).toMatchObject({ verb: 'deletecollection', requestObject: { kind: 'DeleteOptions', apiVersion: 'meta.platform.io/v1', propagationPolicy: 'Orphan' } });
   });
 
   it('logs an unexpected error as the Panic stage (no ResponseComplete)', async () => {
@@ -303,6 +411,32 @@ describe(`audit log (${memory!.name} backend)`, () => {
     expect(metrics).toMatch(/^apiserver_audit_level_total\{level="RequestResponse"\} [1-9]/m);
     expect(metrics).toMatch(/^apiserver_audit_level_total\{level="None"\} [1-9]/m);
     expect(readEvents(logPath).some((e) => String(e.requestURI).startsWith('/metrics'))).toBe(false);
+  });
+});
+
+/** The single ResponseStarted event kube's failed-authentication audit writes for a 401. */
+async function expectFailedAuthentication(logPath: string, res: { headers: Record<string, unknown> }, message: string): Promise<void> {
+  const [started] = await eventsOf(logPath, String(res.headers['audit-id']), ['ResponseStarted']);
+  expect(started).toMatchObject({ level: 'RequestResponse', verb: 'list', objectRef: { resource: 'configmaps', namespace: NS_RR, apiVersion: 'v1' } });
+  expect(started!.user).toEqual({});
+  expect(started!.responseStatus).toEqual({ metadata: {}, message, code: 401 });
+  expect(started!.responseObject).toBeUndefined();
+  expect(started!.annotations).toBeUndefined();
+}
+
+describe('audit of failed authentication with --anonymous-auth=false', () => {
+  it('logs a request without credentials, or with basic auth, as a failed authentication', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-anon-'));
+    dirs.push(dir);
+    const audit = auditConfig(dir);
+    const api = await memory!.start({ audit, anonymousAuth: false });
+    const path = `/api/v1/namespaces/${NS_RR}/configmaps`;
+    const none = await api.request('GET', path, { token: null });
+    expect(none.status).toBe(401);
+    await expectFailedAuthentication(audit.logPath, none, 'Authentication failed, no credentials provided');
+    const basic = await api.request('GET', path, { token: null, headers: { Authorization: `Basic ${Buffer.from('u:p').toString('base64')}` } });
+    expect(basic.status).toBe(401);
+    await expectFailedAuthentication(audit.logPath, basic, 'Authentication failed, attempted: basic');
   });
 });
 

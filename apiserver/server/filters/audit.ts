@@ -1,14 +1,16 @@
 import type { ServerResponse } from 'node:http';
+import type { UserInfo } from '../../auth/user-info.js';
+import { failedAuthenticationMessage } from '../../audit/authentication-methods.js';
 import { RequestAudit, type AuditEnvironment } from '../../audit/request-audit.js';
-import type { PolicyChecker } from '../../audit/policy-checker.js';
+import type { PolicyChecker, RequestAuditConfig } from '../../audit/policy-checker.js';
 import { sensitivityOf } from '../../audit/redact.js';
 import { sourceIPs } from '../../audit/source-ips.js';
 import { internalError } from '../../errors/constructors.js';
 import { statusBody, wireDetails } from '../../errors/status-body.js';
 import { isStatusError } from '../../errors/status-error.js';
 import type { Naming } from '../../naming/naming.js';
-import { parseRequestInfo } from '../../request/request-info.js';
-import type { Filter } from '../request-state.js';
+import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
+import type { AppContext, Filter } from '../request-state.js';
 
 export interface AuditFilterOptions {
   readonly checker: PolicyChecker;
@@ -24,43 +26,33 @@ export interface AuditFilterOptions {
 }
 
 /**
- * The audit filter, after impersonation and before authorization (kube-apiserver 1.32's WithAudit): the
- * policy picks the request's level from the authenticated caller (before impersonation, as kube audits
- * before it impersonates) and the request info. Level None costs one policy evaluation and nothing more.
- * Otherwise a `RequestAudit` goes to `ctx.state.audit` for the handlers' hooks and the stage events are
- * emitted:
- * - RequestReceived at once;
+ * The audit filter, after authentication and before impersonation and authorization (kube-apiserver 1.32's
+ * WithAudit): the policy picks the request's level from the authenticated caller and the request info.
+ * Level None costs one policy evaluation and nothing more. Otherwise a `RequestAudit` goes to
+ * `ctx.state.audit` for the handlers' hooks and the stage events are emitted:
+ * - RequestReceived at once, naming the caller as `user` (impersonation has not happened yet); when the
+ *   impersonation filter then accepts the impersonation headers it reports the user
+ *   (`ctx.state.audit?.impersonated(user)`), which the later stages name as `impersonatedUser`;
  * - ResponseStarted for long-running requests (watches, proxied streams) when their headers go out;
  * - ResponseComplete when the rest of the chain returns or throws a Status (its fields in
  *   `responseStatus`; the Status itself as `responseObject` at RequestResponse);
  * - Panic instead, when anything else is thrown (what recover answers 500): `responseStatus` 500
  *   InternalError `APIServer panic'd: <error>`.
  *
- * Failed impersonation and authentication are answered before this filter and are not audited (kube audits
- * a failed impersonation, and failed authentication through a separate filter).
+ * A refused impersonation (403, or 400 for malformed headers) is thrown inside this filter and so audited
+ * like any error. Failed authentication is answered before it: `failedAuthenticationAudit` covers that.
  */
 export function audit(o: AuditFilterOptions): Filter {
-  const { checker, env, naming, strict } = o;
+  const { checker, env, strict } = o;
   return async function auditFilter(ctx, next) {
     const state = ctx.state;
-    const info = (state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)));
-    const caller = state.impersonatedBy ?? state.user;
-    const config = checker.evaluate(caller, info);
+    const info = requestInfoOf(ctx);
+    // The caller as authenticated: impersonation comes after this filter.
+    const config = checker.evaluate(state.user, info);
     env.metrics.policyLevel(config.level);
     if (config.level === 'None') return next();
 
-    const rec = new RequestAudit(env, {
-      config,
-      auditID: state.requestId,
-      requestURI: ctx.req.url ?? ctx.url,
-      info,
-      user: caller,
-      impersonatedUser: state.impersonatedBy === undefined ? undefined : state.user,
-      sourceIPs: sourceIPs(ctx.req),
-      userAgent: ctx.get('User-Agent'),
-      sensitivity: sensitivityOf(info, naming),
-      annotations: () => state.auditAnnotations,
-    });
+    const rec = newRecord(ctx, o, config, info, state.user);
     state.audit = rec;
     const accepted = rec.emit('RequestReceived');
     if (strict !== undefined && (!accepted || !strict.healthy())) {
@@ -93,6 +85,45 @@ export function audit(o: AuditFilterOptions): Filter {
     if (notStarted?.() === true) rec.emit('ResponseStarted');
     rec.emit('ResponseComplete');
   };
+}
+
+/**
+ * kube's WithFailedAuthenticationAudit, for the authentication filter to call just before it answers 401:
+ * the policy is evaluated without a user (rules naming users or groups do not match), and when it audits
+ * the request one event is emitted, stage ResponseStarted (the 401 going out; neither RequestReceived nor
+ * ResponseComplete, as in kube), with `"user":{}` and `responseStatus` `{message, code: 401}`, the message
+ * naming the credentials the request presented (audit/authentication-methods.ts).
+ */
+export function failedAuthenticationAudit(o: AuditFilterOptions): (ctx: AppContext) => void {
+  const { checker, env } = o;
+  return function auditFailedAuthentication(ctx) {
+    const info = requestInfoOf(ctx);
+    const config = checker.evaluate(undefined, info);
+    env.metrics.policyLevel(config.level);
+    if (config.level === 'None') return;
+    const rec = newRecord(ctx, o, config, info, undefined);
+    rec.fail({ message: failedAuthenticationMessage(ctx.req, new URLSearchParams(ctx.querystring)), code: 401 });
+    rec.emit('ResponseStarted');
+  };
+}
+
+function requestInfoOf(ctx: AppContext): RequestInfo {
+  return (ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)));
+}
+
+function newRecord(ctx: AppContext, o: AuditFilterOptions, config: RequestAuditConfig, info: RequestInfo, user: UserInfo | undefined): RequestAudit {
+  const state = ctx.state;
+  return new RequestAudit(o.env, {
+    config,
+    auditID: state.requestId,
+    requestURI: ctx.req.url ?? ctx.url,
+    info,
+    user,
+    sourceIPs: sourceIPs(ctx.req),
+    userAgent: ctx.get('User-Agent'),
+    sensitivity: sensitivityOf(info, o.naming),
+    annotations: () => state.auditAnnotations,
+  });
 }
 
 /** A Koa HTTP error recover answers with its own 4xx code (body parsers, `ctx.throw(400)`). */

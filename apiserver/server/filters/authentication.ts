@@ -17,6 +17,8 @@ export interface AuthenticationOptions {
   readonly anonymous?: (ctx: AppContext) => boolean;
   /** `authentication_attempts` / `authentication_duration_seconds`, when request metrics are on. */
   readonly metrics?: AuthMetrics;
+  /** Called just before a request is answered 401: the failed-authentication audit, when auditing is on. */
+  readonly failed?: (ctx: AppContext) => void;
 }
 
 const publicOnly = (ctx: AppContext): boolean => isPublicPath(ctx.path);
@@ -45,7 +47,10 @@ export function authentication(options: AuthenticationOptions): Filter {
     else if (!invalid && anonymous(ctx)) ctx.state.user = anonymousUser;
     // As kube: rejected credentials are an `error`, no credentials where anonymous is not allowed a `failure`.
     if (metrics !== undefined) metrics.authentication(ctx.state.user !== undefined ? 'success' : invalid ? 'error' : 'failure', (performance.now() - start) / 1000);
-    if (ctx.state.user === undefined) throw unauthorized();
+    if (ctx.state.user === undefined) {
+      options.failed?.(ctx);
+      throw unauthorized();
+    }
     await next();
   };
 }

@@ -12,11 +12,13 @@ export interface ImpersonationOptions {
 }
 
 /**
- * After authentication, before audit and authorization: when the request carries impersonation headers
+ * After authentication and audit, before authorization: when the request carries impersonation headers
  * (auth/impersonation.ts), checks that the authenticated caller may impersonate each value (403 otherwise,
  * 400 for groups, extras or a uid without a user), then lets the request go on as the impersonated user:
- * `ctx.state.user` is replaced, the caller is kept in `ctx.state.impersonatedBy` (for audit and logs), and
- * the impersonation headers are removed. Requests without those headers pass untouched.
+ * `ctx.state.user` is replaced, the caller is kept in `ctx.state.impersonatedBy` (for logs), the request's
+ * audit record learns the impersonated user (kube's LogImpersonatedUser), and the impersonation headers are
+ * removed. A refusal is thrown through the audit filter, which records it. Requests without those headers
+ * pass untouched.
  */
 export function impersonation(options: ImpersonationOptions): Filter {
   return async function impersonationFilter(ctx, next) {
@@ -26,6 +28,7 @@ export function impersonation(options: ImpersonationOptions): Filter {
     if (user !== undefined) {
       ctx.state.impersonatedBy = requestor;
       ctx.state.user = user;
+      ctx.state.audit?.impersonated(user);
     }
     await next();
   };
