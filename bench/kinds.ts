@@ -12,9 +12,8 @@
  * ConfigMap. Services are deleted after each row so the ranges never run out (a /16 and a node port
  * range of 20,001 ports hold every create of a row).
  */
-import { readFileSync } from 'node:fs';
 import { benchClient } from './http-client.js';
-import { fmt, measure, table, type Measurement } from './measure.js';
+import { cpuSeconds, fmt, measure, table, type Measurement } from './measure.js';
 import { buildServer, startServerProcess, type ServerMode } from './server-process.js';
 
 export interface KindsBenchOptions {
@@ -109,17 +108,6 @@ interface Row {
 }
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-/**
- * CPU seconds (user + system) the process `pid` has used so far, from /proc/<pid>/stat. On a 2-core machine
- * the load generator competes with the server, so the server's CPU per create is the steadier figure.
- */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of the whole line (utime, stime) are 12 and 13 after the command name.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 export async function benchKinds(o: KindsBenchOptions = {}): Promise<string> {
   const scale = o.scale ?? 1;

@@ -3,6 +3,7 @@
  * throughput and latency percentiles. Wall-clock figures on a shared 2-core machine: compare numbers taken
  * in the same run, not across runs.
  */
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 export interface Measurement {
@@ -57,4 +58,15 @@ export const fmt = (x: number, digits = 0): string =>
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/**
+ * CPU seconds (user + system) the process `pid` has used so far, from /proc/<pid>/stat. On a 2-core machine
+ * the load generator competes with the server, so the server's CPU per create is the steadier figure.
+ */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of the whole line (utime, stime) are 12 and 13 after the command name.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }

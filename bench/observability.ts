@@ -15,7 +15,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchClient, type BenchClient } from './http-client.js';
-import { fmt, measure, table } from './measure.js';
+import { cpuSeconds, fmt, measure, table } from './measure.js';
 import { buildServer, startServerProcess, type ServerMode, type ServerProcess } from './server-process.js';
 
 export interface ObservabilityBenchOptions {
@@ -24,7 +24,7 @@ export interface ObservabilityBenchOptions {
 }
 
 const CONCURRENCY = 64;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const NAMESPACE = 'bench';
 
 interface Config {
@@ -84,13 +84,17 @@ export async function benchObservability(o: ObservabilityBenchOptions = {}): Pro
   const scale = o.scale ?? 1;
   const mode = o.server ?? 'dist';
   if (mode === 'dist') buildServer();
-  const nGet = Math.max(500, Math.round(20_000 * scale));
-  const nCreate = Math.max(200, Math.round(3_000 * scale));
+  const nGet = Math.max(500, Math.round(60_000 * scale));
+  const nCreate = Math.max(200, Math.round(15_000 * scale));
   const dir = mkdtempSync(join(tmpdir(), 'bench-observability-'));
   const sink = await otlpSink();
   const servers = new Map<string, { server: ServerProcess; client: BenchClient }>();
   const gets = new Map<string, number[]>(configs.map((c) => [c.name, []]));
   const creates = new Map<string, number[]>(configs.map((c) => [c.name, []]));
+  // The server's CPU (user + system) per request: steadier than throughput when the load generator and the
+  // other servers share the two cores.
+  const getCpu = new Map<string, number[]>(configs.map((c) => [c.name, []]));
+  const createCpu = new Map<string, number[]>(configs.map((c) => [c.name, []]));
   const auditBytes = { value: 0 };
   let k = 0;
   try {
@@ -112,9 +116,13 @@ export async function benchObservability(o: ObservabilityBenchOptions = {}): Pro
     for (let round = 0; round < ROUNDS; round++) {
       const order = [...configs.slice(round % configs.length), ...configs.slice(0, round % configs.length)];
       for (const c of order) {
-        const { client } = servers.get(c.name)!;
+        const { client, server } = servers.get(c.name)!;
+        let cpu0 = cpuSeconds(server.pid);
         gets.get(c.name)!.push((await measure(nGet, CONCURRENCY, () => client.call('GET', getPath, 200))).opsPerSecond);
+        getCpu.get(c.name)!.push(((cpuSeconds(server.pid) - cpu0) / nGet) * 1e6);
+        cpu0 = cpuSeconds(server.pid);
         creates.get(c.name)!.push((await measure(nCreate, CONCURRENCY, () => client.call('POST', createPath, 201, body(`o${k++}`)))).opsPerSecond);
+        createCpu.get(c.name)!.push(((cpuSeconds(server.pid) - cpu0) / nCreate) * 1e6);
       }
     }
     try {
@@ -132,19 +140,25 @@ export async function benchObservability(o: ObservabilityBenchOptions = {}): Pro
   }
   const rate = (m: Map<string, number[]>, name: string): number => median(m.get(name)!);
   const ratio = (m: Map<string, number[]>, c: Config): string => (c.against === '' ? '' : `${fmt(rate(m, c.name) / rate(m, c.against), 2)}x`);
+  // CPU per request the other way round: the baseline's over this configuration's (higher is better, as throughput).
+  const cpuRatio = (m: Map<string, number[]>, c: Config): string => (c.against === '' ? '' : `${fmt(rate(m, c.against) / rate(m, c.name), 2)}x`);
   const rows = configs.map((c) => [
     c.name,
     fmt(rate(gets, c.name)),
     ratio(gets, c),
+    fmt(rate(getCpu, c.name), 1),
+    cpuRatio(getCpu, c),
     fmt(rate(creates, c.name)),
     ratio(creates, c),
+    fmt(rate(createCpu, c.name), 1),
+    cpuRatio(createCpu, c),
     c.target === undefined ? '' : `>= ${c.target}x of ${c.against}`,
   ]);
   return [
     '### Part 11: the cost of metrics, tracing and audit',
     '',
-    `One server process per configuration (embedded store), concurrency ${CONCURRENCY}; GET of one 1 KiB ConfigMap through the cache (${fmt(nGet)} per round) and 1 KiB ConfigMap creates (${fmt(nCreate)} per round); median of ${ROUNDS} rounds, configurations alternating in a rotating order. Tracing exports over OTLP/HTTP to a receiver in the bench process (${fmt(sink.bytes() / 1024)} KiB received); the audit log at Metadata grew to ${fmt(auditBytes.value / 1024)} KiB.`,
+    `One server process per configuration (embedded store), concurrency ${CONCURRENCY}; GET of one 1 KiB ConfigMap through the cache (${fmt(nGet)} per round) and 1 KiB ConfigMap creates (${fmt(nCreate)} per round); median of ${ROUNDS} rounds, configurations alternating in a rotating order; the server's CPU (user + system, /proc) per request, and the baseline's CPU over the configuration's as a ratio. Tracing exports over OTLP/HTTP to a receiver in the bench process (${fmt(sink.bytes() / 1024)} KiB received); the audit log at Metadata grew to ${fmt(auditBytes.value / 1024)} KiB.`,
     '',
-    table(['configuration', 'GET/s', 'ratio', 'creates/s', 'ratio', 'target'], rows),
+    table(['configuration', 'GET/s', 'ratio', 'server CPU µs per GET', 'ratio (CPU)', 'creates/s', 'ratio', 'server CPU µs per create', 'ratio (CPU)', 'target'], rows),
   ].join('\n');
 }
