@@ -3,30 +3,13 @@ import type { ServedResource } from '../endpoints/resources/served-resources.js'
 import { naming } from '../naming/naming.js';
 import { configMaps } from '../registry/kinds/core/configmap.js';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';
-import { requestMetrics } from '../server/filters/metrics.js';
-import type { AppContext } from '../server/request-state.js';
-import { dryRunIndex, scopeIndex, verbIndex } from './request-labels.js';
+import { scopeIndex, verbIndex } from './request-labels.js';
 import { RequestMetrics, nonResourcePathLabel } from './request-metrics.js';
 
 const served = (over: Partial<ServedResource> = {}): ServedResource =>
   ({ strategy: configMaps, group: '', set: '', registry: undefined as never, ...over });
 
 const info = (method: string, path: string): RequestInfo => parseRequestInfo(method, path, new URLSearchParams());
-
-/** A Koa context with what the metrics filter reads, as the chain leaves it (request info and served resource set). */
-function fakeContext(r: ServedResource, method: string, path: string, status: number): AppContext {
-  const requestInfo = info(method, path);
-  const headers: Record<string, string> = {};
-  return {
-    method,
-    path,
-    querystring: '',
-    state: { requestInfo, served: r } as never,
-    res: { statusCode: status },
-    response: { length: 1234 },
-    get: (h: string) => headers[h] ?? '',
-  } as unknown as AppContext;
-}
 
 describe('RequestMetrics', () => {
   it('folds unknown sub-resources and unserved resources; keeps bounded non-resource paths', async () => {
@@ -74,50 +57,5 @@ describe('RequestMetrics', () => {
     expect(text).toContain('apiserver_current_inflight_requests{request_kind="mutating"} 2');
     m.flushInflightPeriod();
     expect(await registry.metrics()).toContain('apiserver_current_inflight_requests{request_kind="readOnly"} 0');
-  });
-
-  /**
-   * The cost the filter adds to a request (issue 16: a few hundred nanoseconds): label indexes, the series
-   * lookup, a counter and two histograms, through the filter with the request's context as Koa leaves it.
-   * The bound is loose for shared CI machines and jest's VM context (several times slower than plain Node:
-   * under `tsx` the same loop measured ~150 ns over a bare `await next()`, ~45 ns of it the recording and
-   * ~85 ns the two performance.now() calls); the number measured is printed.
-   */
-  it('costs a few hundred nanoseconds per request', async () => {
-    const m = new RequestMetrics(new Registry(), naming('platform.io'));
-    const filter = requestMetrics(m);
-    const ctxs = [
-      fakeContext(served(), 'GET', '/api/v1/namespaces/n/configmaps/x', 200),
-      fakeContext(served(), 'GET', '/api/v1/namespaces/n/configmaps', 200),
-      fakeContext(served(), 'POST', '/api/v1/namespaces/n/configmaps', 201),
-      fakeContext(served(), 'DELETE', '/api/v1/namespaces/n/configmaps/x', 404),
-    ];
-    const next = () => Promise.resolve();
-    const run = async (n: number): Promise<number> => {
-      const start = process.hrtime.bigint();
-      for (let k = 0; k < n; k++) await filter(ctxs[k & 3]!, next);
-      return Number(process.hrtime.bigint() - start) / n;
-    };
-    const bare = async (n: number): Promise<number> => {
-      const start = process.hrtime.bigint();
-      for (let k = 0; k < n; k++) await next();
-      return Number(process.hrtime.bigint() - start) / n;
-    };
-    await run(200_000);
-    await bare(200_000);
-    const best = async (f: (n: number) => Promise<number>) => Math.min(await f(200_000), await f(200_000), await f(200_000));
-    const withFilter = await best(run);
-    const baseline = await best(bare);
-    const perRequest = withFilter - baseline;
-    // Also the recording alone (no await), the part that runs after the response.
-    const i = ctxs[1]!.state.requestInfo!;
-    const s = ctxs[1]!.state.served;
-    const start = process.hrtime.bigint();
-    for (let k = 0; k < 1_000_000; k++) m.record(i, s, '', verbIndex(i, 'GET', ''), scopeIndex(i), dryRunIndex(''), 200, 0.001, 100);
-    const recordOnly = Number(process.hrtime.bigint() - start) / 1_000_000;
-    // eslint-disable-next-line no-console
-    console.log(`metrics filter: ${perRequest.toFixed(0)} ns per request (record alone ${recordOnly.toFixed(0)} ns)`);
-    expect(perRequest).toBeLessThan(3000);
-    expect(recordOnly).toBeLessThan(1000);
   });
 });
