@@ -24,6 +24,11 @@ deps: $(NPM_STAMP)
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-kubernetes; \
 	fi
+	@if ! command -v go >/dev/null 2>&1 || [ ! -d /usr/share/gocode/src/github.com/Masterminds/sprig ] || [ ! -d /usr/share/gocode/src/gopkg.in/yaml.v3 ]; then \
+	  echo ">> Go, Sprig or yaml.v3 sources not found (test/helm/render renders the Helm chart with them): installing Debian's golang-go, golang-github-masterminds-sprig-dev and golang-gopkg-yaml.v3-dev with apt-get"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends golang-go golang-github-masterminds-sprig-dev golang-gopkg-yaml.v3-dev; \
+	fi
 
 $(NPM_STAMP): package.json package-lock.json
 	@echo ">> installing Node dependencies (npm ci)"
