@@ -35,7 +35,9 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
+# From scratch: tsc never deletes the output of a file it no longer compiles (a test helper excluded later).
 build: deps
+	rm -rf dist
 	npx tsc -p tsconfig.build.json
 
 typecheck: deps
