@@ -6,7 +6,7 @@ ARGS ?=
 # Debian's python (apt packages install for it), not whatever python3 comes first on PATH (pyenv, venvs).
 DEBIAN_PYTHON3 ?= /usr/bin/python3
 
-.PHONY: deps run test build bench typecheck clean
+.PHONY: deps run test build bench typecheck clean cluster cluster-down
 
 deps: $(NPM_STAMP)
 	@if ! command -v etcd >/dev/null 2>&1; then \
@@ -18,6 +18,11 @@ deps: $(NPM_STAMP)
 	  echo ">> prometheus or promtool not found on PATH (test/e2e/prometheus scrapes the server with it): installing Debian's prometheus with apt-get"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends prometheus; \
+	fi
+	@if [ ! -x /usr/sbin/haproxy ] && ! command -v haproxy >/dev/null 2>&1; then \
+	  echo ">> haproxy not found (make cluster and test/e2e/cluster put it in front of the replicas): installing Debian's haproxy with apt-get"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends haproxy; \
 	fi
 	@if ! $(DEBIAN_PYTHON3) -c 'import kubernetes' >/dev/null 2>&1; then \
 	  echo ">> python3 module 'kubernetes' not found (test/clients runs a python watch client): installing Debian's python3-kubernetes with apt-get"; \
@@ -52,6 +57,16 @@ test: deps typecheck
 # Benchmarks run from source through tsx: they use the test harness (a real etcd) and are not shipped.
 bench: deps
 	node --import tsx bench/run.ts $(BENCH_ARGS)
+
+# The local HA cluster (deploy/README.md): 3 etcd members, 3 replicas of dist/ and haproxy, all under
+# CLUSTER_DIR; `make cluster` again resumes it, `make cluster-down` stops it (the directory stays).
+# DATA_DIR given on the command line (make cluster DATA_DIR=...) is honoured too.
+CLUSTER_DIR ?= $(if $(filter command line,$(origin DATA_DIR)),$(DATA_DIR),./cluster-data)
+cluster: build
+	@DATA_DIR=$(CLUSTER_DIR) node --import tsx deploy/cluster.ts up
+
+cluster-down:
+	@DATA_DIR=$(CLUSTER_DIR) node --import tsx deploy/cluster.ts down
 
 clean:
 	rm -rf dist

@@ -22,7 +22,7 @@ export interface BenchClient {
 }
 
 export interface BenchClientOptions {
-  /** `https://127.0.0.1:<port>`: anything but loopback is refused. */
+  /** `https://127.0.0.1:<port>` (any 127.0.0.0/8 address): anything but loopback is refused. */
   readonly url: string;
   /** The bearer token; '' sends no Authorization header (an anonymous client). */
   readonly token: string;
@@ -35,7 +35,8 @@ export interface BenchClientOptions {
 
 export function benchClient(options: BenchClientOptions): BenchClient {
   const base = new URL(options.url);
-  if (base.protocol !== 'https:' || !['127.0.0.1', 'localhost', '[::1]'].includes(base.hostname)) {
+  // 127.0.0.0/8: the local cluster's replicas each bind their own loopback address (deploy/cluster).
+  if (base.protocol !== 'https:' || !(['localhost', '[::1]'].includes(base.hostname) || /^127\.\d+\.\d+\.\d+$/.test(base.hostname))) {
     throw new Error(`the bench only talks to a loopback HTTPS server, not ${options.url}`);
   }
   const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, ca: options.caPem });

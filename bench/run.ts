@@ -2,7 +2,8 @@
  * `make bench`: runs every benchmark part and prints one markdown report (machine, command, tables) to
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
- *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd, admission, kinds, observability)
+ *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd, admission, kinds, observability,
+ *                       cluster)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
  *   --server=dist|tsx   how parts http, cache, patch, media and auth run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
@@ -11,6 +12,7 @@ import { cpus, loadavg, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { benchAuth } from './auth.js';
+import { benchCluster } from './cluster.js';
 import { benchCelEngines } from './cel/engines.js';
 import { benchCelEnvironment } from './cel/environment.js';
 import { benchCrd } from './crd.js';
@@ -42,6 +44,7 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   admission: ({ scale, server }) => benchAdmission({ scale, server }),
   kinds: ({ scale, server }) => benchKinds({ scale, server }),
   observability: ({ scale, server }) => benchObservability({ scale, server }),
+  cluster: ({ scale, server }) => benchCluster({ scale, server }),
 };
 
 function etcdVersion(): string {
