@@ -12,7 +12,8 @@
  *
  * The build goes to its own directory, not the shared dist/: `tsc` never deletes outputs of files it no
  * longer compiles, so a dist/ that has seen older builds can hold modules today's build would not emit.
- * `npm ci --prefer-offline` installs from npm's cache, which `make deps` (npm ci) has filled.
+ * `npm ci --prefer-offline` installs from npm's cache, which `make deps` (npm ci) has filled; with
+ * --ignore-scripts, as the Dockerfile installs.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -141,7 +142,7 @@ describe('the shipped package', () => {
     cpSync(join(root, 'package.json'), join(dir, 'package.json'));
     cpSync(join(root, 'package-lock.json'), join(dir, 'package-lock.json'));
     cpSync(join(root, 'bin'), join(dir, 'bin'), { recursive: true });
-    const install = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], {
+    const install = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
       cwd: dir, encoding: 'utf8', timeout: 240_000,
     });
     if (install.status !== 0) throw new Error(`npm ci --omit=dev failed: ${install.error?.message ?? ''}${install.stdout}${install.stderr}`);
@@ -196,4 +197,31 @@ describe('the shipped package', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   }, 300_000);
+
+  it('the Dockerfile runs these same steps, and node with the flags of bin/platform-apiserver', () => {
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    const shebang = readFileSync(join(root, 'bin', 'platform-apiserver'), 'utf8').split('\n')[0]!;
+    const nodeFlags = shebang.replace(/^#!\/usr\/bin\/env -S node\s*/, '').split(/\s+/).filter((f) => f !== '');
+    expect(nodeFlags).toContain('--max-semi-space-size=32');
+    const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(dockerfile);
+    expect(entrypoint).not.toBeNull();
+    expect(JSON.parse(entrypoint![1]!)).toEqual(['node', ...nodeFlags, 'dist/apiserver/main.js']);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-slim$/m);
+    expect(dockerfile).toMatch(/^RUN npx tsc -p tsconfig\.build\.json$/m);
+    expect(dockerfile).toMatch(/^RUN npm ci --omit=dev --ignore-scripts /m);
+    expect(dockerfile).toMatch(/^EXPOSE 6443$/m);
+    // A numeric user and group other than root, as a pod's runAsNonRoot can verify.
+    const user = /^USER (\d+):(\d+)$/m.exec(dockerfile);
+    expect(user).not.toBeNull();
+    expect(Number(user![1])).toBeGreaterThan(0);
+    expect(Number(user![2])).toBeGreaterThan(0);
+    // Everything the Dockerfile copies from the build context exists and is let through by .dockerignore.
+    const allowed = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n')
+      .filter((l) => l.startsWith('!')).map((l) => l.slice(1).replace(/\/$/, ''));
+    const copied = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
+    expect(copied.length).toBeGreaterThan(0);
+    for (const source of copied) {
+      expect([source, existsSync(join(root, source)), allowed.includes(source)]).toEqual([source, true, true]);
+    }
+  });
 });
