@@ -87,6 +87,8 @@ describe('checkHistory', () => {
       { id: 'python', events: 3, lists: 2, listDerived: 1, coveredByLists: 3, watches: 2, errors: 1 },
     ]);
     expect(r.faults[0]!.errors).toEqual({ informer: 1, python: 1, writer: 1, 'kubectl get ns': 1 });
+    expect(r.faults[0]!.samples).toEqual(['informer: error socket hang up', 'python: error 410 Gone', 'writer: update c failed: ECONNRESET']);
+    expect(formatReport(r)).toContain('      writer: update c failed: ECONNRESET');
     expect(r.commands).toEqual({ total: 2, retried: 1 });
     expect(formatReport(r)).toContain('anomalies: 0');
   });

@@ -66,6 +66,8 @@ export interface FaultSummary {
   readonly durationMs: number;
   /** Errors seen in its window, by source (client id, `writer`, command id). */
   readonly errors: Readonly<Record<string, number>>;
+  /** The first few errors in its window, as `who: what`. */
+  readonly samples: readonly string[];
 }
 
 export interface Report {
@@ -166,6 +168,7 @@ export function checkHistory(h: History): Report {
   // --- Errors against the fault windows.
   const slack = h.unplannedSlackMs ?? 3000;
   const faultErrors = h.faults.map(() => new Map<string, number>());
+  const samples = h.faults.map((): string[] => []);
   const classify = (who: string, time: number, what: string): 'unplanned' | 'planned' | 'none' => {
     // A planned window wins over an earlier unplanned fault's slack, which never reaches into the next fault.
     const nextStart = (f: Fault): number => Math.min(...h.faults.map((g) => g.start).filter((s) => s > f.start), Infinity);
@@ -178,13 +181,14 @@ export function checkHistory(h: History): Report {
     }
     const f = h.faults[i]!;
     faultErrors[i]!.set(who, (faultErrors[i]!.get(who) ?? 0) + 1);
+    if (samples[i]!.length < 3) samples[i]!.push(`${who}: ${what}`);
     if (f.planned) {
       add('planned-restart-error', `${what} at ${iso(time)}, during planned fault "${f.name}"`, who);
       return 'planned';
     }
     return 'unplanned';
   };
-  for (const c of h.clients) for (const l of c.lines) if (l.t === 'error') classify(c.id, l.time, `error ${l.code ?? ''} ${l.msg ?? ''}`.trim());
+  for (const c of h.clients) for (const l of c.lines) if (l.t === 'error') classify(c.id, l.time, ['error', l.code, l.msg].filter((x) => x !== undefined && x !== null && x !== '').join(' '));
   for (const w of h.writes) if (w.outcome === 'indeterminate') classify('writer', w.time, `${w.op} ${w.name} failed: ${w.error ?? '?'}`);
   for (const e of h.otherErrors ?? []) classify(e.source, e.time, e.error);
   let retried = 0;
@@ -209,7 +213,7 @@ export function checkHistory(h: History): Report {
     },
     finalObjects: h.final.size,
     clients,
-    faults: h.faults.map((f, i) => ({ name: f.name, planned: f.planned, durationMs: f.end - f.start, errors: Object.fromEntries(faultErrors[i]!) })),
+    faults: h.faults.map((f, i) => ({ name: f.name, planned: f.planned, durationMs: f.end - f.start, errors: Object.fromEntries(faultErrors[i]!), samples: samples[i]! })),
     commands: { total: h.commands.length, retried },
     anomalies,
   };

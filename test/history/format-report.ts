@@ -18,6 +18,7 @@ export function formatReport(r: Report, maxPerKind = 20): string {
   for (const f of r.faults) {
     const errs = Object.entries(f.errors).map(([who, n]) => `${who} ${n}`).join(', ');
     out.push(`  ${f.planned ? 'planned  ' : 'unplanned'} ${f.name}: ${(f.durationMs / 1000).toFixed(1)} s, errors: ${errs === '' ? 'none' : errs}`);
+    for (const s of f.samples) out.push(`      ${s}`);
   }
   out.push(`commands: ${r.commands.total} run, ${r.commands.retried} needed a retry`);
   out.push(`anomalies: ${r.anomalies.length}`);
