@@ -183,3 +183,47 @@ export function findManifest(r: Rendered, kind: string, name?: string): Rendered
 
 // Exposed for callers that write next to the binary (e.g. a cluster launcher caching rendered output).
 export const renderCacheDir = (): string => dirname(rendererBinary());
+
+type PodSpecLike = {
+  containers: Array<{ name: string; args?: string[]; volumeMounts?: Array<{ name: string; mountPath: string }> }>;
+  volumes?: Array<{ name: string; secret?: { secretName: string; items?: Array<{ key: string; path: string }> } }>;
+};
+
+function podSpec(workload: RenderedManifest['object']): PodSpecLike {
+  const spec = (workload.spec as { template?: { spec?: PodSpecLike } } | undefined)?.template?.spec;
+  if (spec === undefined) throw new Error(`${workload.kind} ${String(workload.metadata.name)}: no pod template`);
+  return spec;
+}
+
+/** The args of a workload's container (default the first one). */
+export function containerArgs(workload: RenderedManifest['object'], container?: string): string[] {
+  const spec = podSpec(workload);
+  const c = container === undefined ? spec.containers[0] : spec.containers.find((x) => x.name === container);
+  if (c === undefined) throw new Error(`no container ${container ?? ''}`);
+  return [...(c.args ?? [])];
+}
+
+/** A file the pod reads from a Secret: where it is mounted, and which Secret key it is. */
+export interface SecretFile {
+  readonly path: string;
+  readonly secretName: string;
+  readonly key: string;
+}
+
+/**
+ * Every file a workload's container sees from a Secret volume with explicit items (the chart always lists
+ * them), so a launcher outside Kubernetes can put the same content at the same flag paths.
+ */
+export function secretFiles(workload: RenderedManifest['object'], container?: string): SecretFile[] {
+  const spec = podSpec(workload);
+  const c = container === undefined ? spec.containers[0] : spec.containers.find((x) => x.name === container);
+  const out: SecretFile[] = [];
+  for (const m of c?.volumeMounts ?? []) {
+    const v = spec.volumes?.find((x) => x.name === m.name);
+    if (v?.secret === undefined) continue;
+    for (const item of v.secret.items ?? []) {
+      out.push({ path: `${m.mountPath}/${item.path}`, secretName: v.secret.secretName, key: item.key });
+    }
+  }
+  return out;
+}

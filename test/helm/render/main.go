@@ -160,7 +160,7 @@ func splitManifests(source, text string) ([]manifest, error) {
 		if head.Kind == "" || head.APIVersion == "" {
 			return nil, fmt.Errorf("%s: a document without apiVersion or kind:\n%s", source, part)
 		}
-		out = append(out, manifest{source: source, content: strings.TrimRight(part, " \t\n"), kind: head.Kind})
+		out = append(out, manifest{source: source, content: strings.Trim(part, " \t\n"), kind: head.Kind})
 	}
 	return out, nil
 }
