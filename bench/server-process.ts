@@ -73,6 +73,7 @@ export async function startServerProcess(options: StartServerProcessOptions): Pr
     '--bind-address=127.0.0.1',
     '--secure-port=0',
     '--etcd-compaction-interval=0',
+    '--shutdown-delay-duration=0s', // stopped with SIGTERM: no load balancer to wait for
     ...(options.args ?? []),
   ], { cwd: root, stdio: ['ignore', 'pipe', logFd] });
   closeSync(logFd);

@@ -187,12 +187,17 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'request-timeout', type: 'duration', default: '1m',
     help: 'Deadline of a request (watches and other long-running requests excluded); then 504.' },
   // Lifecycle
-  { name: 'shutdown-delay-duration', type: 'duration', default: '0s',
-    help: 'On SIGTERM, keep serving this long with /readyz failing (so load balancers stop sending) before '
-      + 'closing the listener.' },
+  { name: 'shutdown-delay-duration', type: 'duration', default: '20s',
+    help: 'On SIGTERM, keep serving this long with /readyz failing and every response closing its connection, so '
+      + 'load balancers stop sending here first; then watches end and new requests are refused. Longer than the load '
+      + 'balancer needs to notice (docs/deploy.md, "Shutdown and readiness").' },
+  { name: 'shutdown-send-retry-after', type: 'bool', default: 'true',
+    help: 'After the shutdown delay, keep listening until in-flight requests finished and answer new ones 429 with '
+      + 'Retry-After (clients retry elsewhere); false closes the listener when the delay ends (new connections are '
+      + 'refused) and answers requests on open connections 503.' },
   { name: 'shutdown-timeout', type: 'duration', default: '30s',
-    help: 'On SIGTERM, how long in-flight requests may take to finish after the listener closed; then they '
-      + 'are cut. Watches end at once.' },
+    help: 'On SIGTERM, how long in-flight requests may take to finish after the shutdown delay; then they '
+      + 'are cut. Watches end when the delay ends.' },
   // Audit (apiserver/audit/, docs/audit.md)
   { name: 'audit-policy-file', type: 'string', default: '', arg: 'path',
     help: 'Path to the file that defines the audit policy configuration: an audit.<group-domain>/v1 Policy (audit.k8s.io/v1 '

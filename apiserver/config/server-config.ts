@@ -122,6 +122,8 @@ export interface ServerConfig {
   readonly requestTimeoutMs: number;
   readonly shutdownDelayMs: number;
   readonly shutdownTimeoutMs: number;
+  /** `--shutdown-send-retry-after` (default true): after the delay, 429 + Retry-After until drained; false: the listener closes. */
+  readonly shutdownSendRetryAfter?: boolean;
 }
 
 /** The defaults of every setting, for tests and embedders (`{...defaultConfig, dataDir, securePort: 0}`). */
@@ -142,7 +144,7 @@ export function defaultConfig(dataDir: string): ServerConfig {
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
     requestTimeoutMs: 60_000,
-    shutdownDelayMs: 0,
+    shutdownDelayMs: 20_000,
     shutdownTimeoutMs: 30_000,
   };
 }
@@ -276,6 +278,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     requestTimeoutMs,
     shutdownDelayMs: flags.duration('shutdown-delay-duration'),
     shutdownTimeoutMs: flags.duration('shutdown-timeout'),
+    ...(flags.bool('shutdown-send-retry-after') ? {} : { shutdownSendRetryAfter: false }),
   };
 }
 

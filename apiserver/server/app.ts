@@ -17,6 +17,7 @@ import { limits } from './filters/limits.js';
 import { recover } from './filters/recover.js';
 import { requestId } from './filters/request-id.js';
 import { requestLifecycle } from './filters/request-lifecycle.js';
+import { shutdownRefusal, type ShutdownRefusalOptions } from './filters/shutdown-refusal.js';
 import { requestLog } from './filters/request-log.js';
 import { requestMetrics } from './filters/metrics.js';
 import type { RequestMetrics } from '../metrics/request-metrics.js';
@@ -48,6 +49,8 @@ export interface AppOptions {
   readonly maxMutatingRequestsInflight: number;
   readonly requestTimeoutMs: number;
   readonly draining: () => boolean;
+  /** After the shutdown delay: refuse new requests (filters/shutdown-refusal.ts); undefined adds no filter. */
+  readonly shutdown?: ShutdownRefusalOptions;
   /** `--tracing-config-file`: spans of sampled requests; undefined (off) adds no filter. */
   readonly tracing?: RequestTracing;
   /** `--audit-policy-file` with `--audit-log-path`: the audit filter; undefined (off) adds no filter. */
@@ -68,7 +71,7 @@ export interface AppOptions {
 /**
  * Assembles the Koa application: the filter chain in the order of DESIGN.md, then the endpoints.
  *
- *   request id -> request log -> recover -> request lifecycle (signal, deadline) -> limits
+ *   request id -> request log -> recover -> request lifecycle (signal, deadline) -> shutdown refusal -> limits
  *   -> [request info] -> authentication -> audit -> impersonation -> authorization
  *   -> health / version -> api -> 404
  *
@@ -89,6 +92,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   app.use(requestLog({ logger: o.logger }));
   app.use(recover({ logger: o.logger }));
   app.use(requestLifecycle({ registry: o.registry, requestTimeoutMs: o.requestTimeoutMs, draining: o.draining }));
+  // Once the shutdown delay elapsed, new requests (not health, not metrics) are refused before any work.
+  if (o.shutdown !== undefined) app.use(shutdownRefusal(o.shutdown));
   app.use(limits({
     maxReadOnly: o.maxRequestsInflight,
     maxMutating: o.maxMutatingRequestsInflight,

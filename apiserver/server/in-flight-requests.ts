@@ -39,9 +39,15 @@ export class InFlightRequests {
     };
   }
 
-  /** Aborts every long-running request (shutdown begins: watch clients re-connect to another replica). */
-  abortLongRunning(reason: unknown): void {
-    for (const r of this.#requests) if (r.longRunning) r.controller.abort(reason);
+  /** Aborts every long-running request (the shutdown delay elapsed: watch clients re-connect to another replica); returns how many. */
+  abortLongRunning(reason: unknown): number {
+    let n = 0;
+    for (const r of this.#requests) {
+      if (!r.longRunning) continue;
+      r.controller.abort(reason);
+      n++;
+    }
+    return n;
   }
 
   /** Aborts everything still running (the drain bound passed). */

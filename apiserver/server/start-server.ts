@@ -2,7 +2,6 @@ import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startCompactor } from '../../storage/compactor.js';
 import type { Store } from '../../storage/interface.js';
 import { openStore } from '../../storage/open-store.js';
@@ -13,7 +12,7 @@ import type { BearerTokenAuthenticator } from '../auth/authenticator.js';
 import { followClientCas, withClientCas } from '../tls/client-ca-context.js';
 import { oidcDiscoveryEndpoints } from '../endpoints/oidc-discovery.js';
 import type { ServerConfig } from '../config/server-config.js';
-import { pingCheck, withDeadline, type HealthCheck } from '../endpoints/health-check.js';
+import { pingCheck, type HealthCheck } from '../endpoints/health-check.js';
 import { unknownBuild, type BuildInfo } from '../endpoints/version.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ensureGeneratedCerts, loadProvidedCerts } from '../tls/serving-certs.js';
@@ -43,6 +42,9 @@ import { startCustomResourceController } from '../apiextensions/serving/crd-cont
 import { policyAdmissionOf } from './assemble-admission.js';
 import type { PolicyAdmission } from '../admission/policy/policy-admission.js';
 import { InFlightRequests } from './in-flight-requests.js';
+import { LifecycleSignals, type LifecycleState } from './lifecycle-signals.js';
+import { gracefulShutdown } from './graceful-shutdown.js';
+import { startStoreReadiness } from './store-readiness.js';
 import type { Filter } from './request-state.js';
 import type { Authorizer } from '../authorization/authorizer.js';
 import { unlistableRules } from '../authorization/rules.js';
@@ -90,17 +92,17 @@ export interface RunningServer {
   readonly store: Store;
   /** True once shutdown began (`/readyz` fails). */
   readonly shuttingDown: boolean;
+  /** The steps of the graceful shutdown reached so far (lifecycle-signals.ts). */
+  readonly lifecycle: LifecycleState;
   /**
-   * Graceful shutdown: `/readyz` fails at once; after `shutdownDelayMs` the listener closes and
-   * long-running requests (watches) are aborted; other requests get up to `shutdownTimeoutMs` to finish,
-   * then are cut; then the compactor stops and the store (if owned) is closed. Idempotent: every call
-   * returns the same promise.
+   * Graceful shutdown (graceful-shutdown.ts): `/readyz` fails at once and responses carry
+   * `Connection: close`; after `shutdownDelayMs` long-running requests (watches) end and new requests are
+   * refused (429 + Retry-After, or with `shutdownSendRetryAfter: false` the listener closes); other requests
+   * get up to `shutdownTimeoutMs` to finish, then are cut; then the controllers and the compactor stop and
+   * the store (if owned) is closed. Idempotent: every call returns the same promise.
    */
   close(): Promise<void>;
 }
-
-/** Deadline of the readiness probe's store check. */
-const storeCheckTimeoutMs = 2000;
 
 /**
  * Starts one API server replica: TLS material, authentication, store, compactor, HTTPS listener, and
@@ -308,14 +310,21 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
     if (rbacIndex !== undefined && !rbacFed) seedIndex(rbacIndex, bootstrapPolicy(names));
 
-    let shuttingDown = false;
+    const signals = new LifecycleSignals();
     const shutdownCheck: HealthCheck = {
       name: 'shutdown',
       check: async () => {
-        if (shuttingDown) throw new Error('the server is shutting down');
+        if (signals.shutdownInitiated) throw new Error('the server is shutting down');
       },
     };
-    const storeCheck = withDeadline('etcd', storeCheckTimeoutMs, () => theStore.check());
+    // The store's readiness from a background probe (store-readiness.ts): /readyz never waits on the store
+    // and fails only after an outage longer than an etcd election.
+    const storeReadiness = startStoreReadiness({
+      probe: () => theStore.check(),
+      onProbeError: (err) => logger.debug({ err }, 'store readiness probe failed'),
+    });
+    cleanups.push(async () => storeReadiness.stop());
+    const storeCheck = storeReadiness.check;
     // --audit-*: the log is opened (and a bad path fails) before the server listens; closed after the listener.
     const auditLog = config.audit === undefined ? undefined : await openAuditLog(config.audit, names, metrics, logger);
     if (auditLog !== undefined) cleanups.push(() => auditLog.close());
@@ -334,7 +343,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       maxRequestsInflight: config.maxRequestsInflight,
       maxMutatingRequestsInflight: config.maxMutatingRequestsInflight,
       requestTimeoutMs: config.requestTimeoutMs,
-      draining: () => shuttingDown,
+      draining: () => signals.shutdownInitiated,
+      shutdown: { signals, sendRetryAfter: config.shutdownSendRetryAfter !== false },
       metrics,
       ...(recordRequests ? { requestMetrics, authMetrics } : {}),
       ...(auditLog === undefined ? {} : { audit: auditLog.filter }),
@@ -413,21 +423,16 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> => {
       closing ??= (async () => {
-        shuttingDown = true;
-        logger.info({ delayMs: config.shutdownDelayMs, timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
-        if (config.shutdownDelayMs > 0) await sleep(config.shutdownDelayMs);
-        server.close();
-        registry.abortLongRunning(new Error('the server is shutting down'));
-        const drained = await Promise.race([
-          serverClosed.promise.then(() => true),
-          sleep(config.shutdownTimeoutMs, false, { ref: false }),
-        ]);
-        if (!drained) {
-          logger.warn({ inFlight: registry.size }, 'shutdown timeout: cutting the remaining requests');
-          registry.abortAll(new Error('shutdown timeout'));
-          server.closeAllConnections();
-          await serverClosed.promise;
-        }
+        await gracefulShutdown({
+          signals,
+          server,
+          serverClosed: serverClosed.promise,
+          registry,
+          delayMs: config.shutdownDelayMs,
+          timeoutMs: config.shutdownTimeoutMs,
+          sendRetryAfter: config.shutdownSendRetryAfter !== false,
+          logger,
+        });
         cleanups.pop(); // the listener is closed already
         await cleanup();
         logger.info('stopped');
@@ -442,8 +447,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       kubeconfigPath,
       store: theStore,
       get shuttingDown() {
-        return shuttingDown;
+        return signals.shutdownInitiated;
       },
+      lifecycle: signals,
       close,
     };
   } catch (err) {

@@ -72,7 +72,8 @@ export async function startApiserver(extraArgs: readonly string[]): Promise<Runn
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-apiserver-'));
   const home = mkdtempSync(join(tmpdir(), 'e2e-kubectl-home-'));
   const child = spawn(bin, ['--data-dir', dataDir, '--secure-port=0', '--bind-address=127.0.0.1',
-    '--etcd-compaction-interval=0', ...extraArgs], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Teardown stops the server with SIGTERM: no load balancer to wait for.
+    '--etcd-compaction-interval=0', '--shutdown-delay-duration=0s', ...extraArgs], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let stdout = '';
   let stderr = '';

@@ -25,6 +25,10 @@ export interface EtcdMember {
   stop(): Promise<void>;
   /** SIGKILL; resolves once the process is gone. */
   kill(): Promise<void>;
+  /** SIGSTOP: the member keeps its sockets but answers nothing (a hung or partitioned member). */
+  pause(): void;
+  /** SIGCONT after `pause()`. */
+  resume(): void;
 }
 
 export interface EtcdCluster {
@@ -128,6 +132,7 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdClu
         if (!member.running) return exited;
         const proc = child!;
         proc.kill('SIGTERM');
+        proc.kill('SIGCONT'); // a paused member handles SIGTERM only once continued
         const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
         await exited;
         clearTimeout(timer);
@@ -136,6 +141,12 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdClu
         if (!member.running) return exited;
         child!.kill('SIGKILL');
         await exited;
+      },
+      pause() {
+        if (member.running) child!.kill('SIGSTOP');
+      },
+      resume() {
+        if (member.running) child!.kill('SIGCONT');
       },
     };
     return member;

@@ -56,7 +56,7 @@ async function startLimited(extraArgs: readonly string[]) {
     '- level: Metadata',
   ].join('\n'));
   const child = spawn('prlimit', [`--fsize=${limitBytes}:unlimited`, '--', bin,
-    '--data-dir', dataDir, '--secure-port=0', '--bind-address=127.0.0.1', '--etcd-compaction-interval=0',
+    '--data-dir', dataDir, '--secure-port=0', '--bind-address=127.0.0.1', '--etcd-compaction-interval=0', '--shutdown-delay-duration=0s',
     `--etcd-servers=${etcd.endpoints.join(',')}`, `--etcd-prefix=/audit-${children.length}`,
     `--audit-policy-file=${join(dir, 'policy.yaml')}`, `--audit-log-path=${logPath}`, ...extraArgs,
   ], {

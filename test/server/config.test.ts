@@ -24,8 +24,10 @@ describe('flags', () => {
       bindAddress: '0.0.0.0', securePort: 6443, tlsSans: [], storage: { backend: 'memory' }, storagePrefix: '/registry',
       compactionIntervalMs: 300_000, dataDir: '/cwd/data', groupDomain: 'platform.io', logLevel: 'info',
       maxRequestsInflight: 400, maxMutatingRequestsInflight: 200, requestTimeoutMs: 60_000,
-      shutdownDelayMs: 0, shutdownTimeoutMs: 30_000,
+      shutdownDelayMs: 20_000, shutdownTimeoutMs: 30_000,
     });
+    expect(c.shutdownSendRetryAfter).toBeUndefined();
+    expect(config('--shutdown-send-retry-after=false').shutdownSendRetryAfter).toBe(false);
     expect(c.tls).toBeUndefined();
     expect(c.tokenAuthFile).toBeUndefined();
   });

@@ -70,7 +70,7 @@ export function tempDir(prefix = 'apiserver-test-'): string {
 /** A config for tests: loopback, free port, compaction off, in a fresh data dir unless given. */
 export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
   const dataDir = overrides.dataDir ?? tempDir();
-  return { ...defaultConfig(dataDir), bindAddress: '127.0.0.1', securePort: 0, compactionIntervalMs: 0, shutdownTimeoutMs: 5000, ...overrides };
+  return { ...defaultConfig(dataDir), bindAddress: '127.0.0.1', securePort: 0, compactionIntervalMs: 0, shutdownDelayMs: 0, shutdownTimeoutMs: 5000, ...overrides };
 }
 
 /** Starts a server (real embedded store unless `options.store`), tracked for `stopAll()`. */

@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { connect } from 'node:tls';
+import { get as httpsGet } from 'node:https';
 import { stopAll, tempDir } from './helpers.js';
 
 const root = resolve(__dirname, '..', '..');
@@ -62,11 +63,12 @@ describe('bin/platform-apiserver', () => {
     expect(res.status).toBe(0);
     for (const flag of ['bind-address', 'secure-port', 'tls-cert-file', 'tls-private-key-file', 'tls-sans', 'token-auth-file',
       'etcd-servers', 'etcd-prefix', 'etcd-compaction-interval', 'storage', 'data-dir', 'group-domain', 'log-level',
-      'shutdown-delay-duration', 'shutdown-timeout', 'max-requests-inflight', 'max-mutating-requests-inflight', 'request-timeout']) {
+      'shutdown-delay-duration', 'shutdown-send-retry-after', 'shutdown-timeout', 'max-requests-inflight', 'max-mutating-requests-inflight', 'request-timeout']) {
       expect(res.stdout).toContain(`--${flag}`);
     }
     expect(res.stdout).toMatch(/--secure-port port .*\(default 6443\)/);
     expect(res.stdout).toMatch(/--etcd-compaction-interval duration .*\(default 5m\)/);
+    expect(res.stdout).toMatch(/--shutdown-delay-duration duration .*\(default 20s\)/);
   });
 
   it.each([
@@ -82,7 +84,8 @@ describe('bin/platform-apiserver', () => {
 
   it('serves kubectl through the generated kubeconfig, and drains an in-flight request on SIGTERM before exiting 0', async () => {
     const dataDir = tempDir();
-    const proc = startProcess(['--data-dir', dataDir, '--secure-port=0', '--bind-address=127.0.0.1', '--etcd-compaction-interval=0']);
+    // A delay long enough for the checks made during it on a loaded machine, short for the test.
+    const proc = startProcess(['--data-dir', dataDir, '--secure-port=0', '--bind-address=127.0.0.1', '--etcd-compaction-interval=0', '--shutdown-delay-duration=3s']);
     const [, kubeconfig] = await proc.stdoutLine(/export KUBECONFIG=(\S+)/) as unknown as [string, string];
     expect(kubeconfig).toBe(join(dataDir, 'admin.kubeconfig'));
     const [, port] = await proc.stdoutLine(/Serving on https:\/\/127\.0\.0\.1:(\d+)/) as unknown as [string, string];
@@ -106,6 +109,14 @@ describe('bin/platform-apiserver', () => {
 
     proc.child.kill('SIGTERM');
     await proc.stderrLine(/"msg":"shutting down"/);
+    // During the delay /readyz fails at once (load balancers take the replica out) while it still serves.
+    const ready = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      httpsGet(`https://127.0.0.1:${port}/readyz`, { ca, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers['connection'] }));
+      }).on('error', reject);
+    });
+    expect(ready).toEqual({ status: 503, connection: 'close' });
     socket.write('\r\n');
     await socketEnded;
     // The request that was in flight when SIGTERM arrived is served in full (the store is still open).

@@ -7,7 +7,11 @@ export interface RequestLifecycleOptions {
   readonly registry: InFlightRequests;
   /** Deadline of a request that is not long-running. */
   readonly requestTimeoutMs: number;
-  /** True once shutdown began: responses then carry `Connection: close` so keep-alive sockets drain. */
+  /**
+   * True once shutdown began: responses then carry `Connection: close`, and a response that started
+   * before (a watch ended by the shutdown) closes its socket when it has finished, so keep-alive sockets
+   * leave this replica.
+   */
   readonly draining: () => boolean;
 }
 
@@ -25,10 +29,16 @@ export function requestLifecycle(options: RequestLifecycleOptions): Filter {
     const tracked = registry.track(longRunning);
     ctx.state.signal = tracked.signal;
     ctx.state.longRunning = longRunning;
+    if (draining()) ctx.set('Connection', 'close');
     // 'close' fires once the response is fully written or the socket died; only the latter aborts. The
     // registry entry lives until then (a watch body streams after the middleware returned).
     ctx.res.once('close', () => {
       if (!ctx.res.writableFinished) tracked.abort(new Error('client disconnected'));
+      // A response whose headers went out before shutdown began promised keep-alive: end the socket once
+      // its body is complete (a chunked watch has written its terminating chunk), so the client sees the
+      // clean end of the body and then the close, never an idle socket cut later. Node already does this
+      // for responses sent with `Connection: close`.
+      else if (draining() && !ctx.req.socket.destroyed) ctx.req.socket.end();
       tracked.done();
     });
     let timer: NodeJS.Timeout | undefined;

@@ -99,6 +99,7 @@ export async function startReplicas(options: StartReplicasOptions): Promise<Repl
       `--data-dir=${dataDir}`,
       '--bind-address=127.0.0.1',
       '--secure-port=0',
+      '--shutdown-delay-duration=0s', // stopped with SIGTERM: no load balancer to wait for
       `--token-auth-file=${tokenFile}`,
       `--etcd-servers=${options.etcdServers.join(',')}`,
       `--etcd-prefix=${options.etcdPrefix}`,
