@@ -168,6 +168,10 @@ describe('checkHistory', () => {
     expect(kinds({ ...clean, faults: [faults[0]!], clients: [late, relister] })).toEqual([]);
     const failedWrite: Write = { op: 'create', name: 'd', data: { v: 'd1' }, time: T + 3600, outcome: 'indeterminate', error: 'socket hang up' };
     expect(kinds({ ...clean, writes: [...writes, failedWrite] })).toEqual(['planned-restart-error']);
+    // A write sent during the unplanned fault that timed out long after it is blamed on it; one sent after it is not.
+    const hung: Write = { op: 'create', name: 'e', data: { v: 'e1' }, sent: T + 1900, time: T + 16_900, outcome: 'indeterminate', error: 'no answer in time' };
+    expect(kinds({ ...clean, faults: [faults[0]!], writes: [...writes, hung] })).toEqual([]);
+    expect(kinds({ ...clean, faults: [faults[0]!], writes: [...writes, { ...hung, sent: T + 5500 }] })).toEqual(['unexplained-error']);
   });
 
   it('allows a command one failure in an unplanned fault, not two, and none elsewhere', () => {

@@ -28,9 +28,11 @@
  *
  * Errors (client `error` lines, indeterminate writes, other errors, failed command attempts), by the fault
  * window they fall in:
- * - in a planned fault's window: `planned-restart-error`;
- * - in an unplanned fault's window (plus `unplannedSlackMs`): allowed;
+ * - in an unplanned fault's window (plus `unplannedSlackMs`, never reaching into the next fault): allowed;
+ * - else in a planned fault's window: `planned-restart-error`;
  * - in no window: `unexplained-error`.
+ * A write or command that records when it started is blamed on any window its [start, end] overlapped (a
+ * request that hung through a partition fails after the partition healed).
  * - `command-failed`: a command that never succeeded, failed outside an unplanned window, or failed more
  *   than once in one.
  */
@@ -169,12 +171,14 @@ export function checkHistory(h: History): Report {
   const slack = h.unplannedSlackMs ?? 3000;
   const faultErrors = h.faults.map(() => new Map<string, number>());
   const samples = h.faults.map((): string[] => []);
-  const classify = (who: string, time: number, what: string): 'unplanned' | 'planned' | 'none' => {
-    // A planned window wins over an earlier unplanned fault's slack, which never reaches into the next fault.
+  const classify = (who: string, time: number, what: string, from = time): 'unplanned' | 'planned' | 'none' => {
+    // An unplanned fault's slack never reaches into the next fault, so windows do not overlap; a failure
+    // whose request overlapped an unplanned fault is blamed on it first.
     const nextStart = (f: Fault): number => Math.min(...h.faults.map((g) => g.start).filter((s) => s > f.start), Infinity);
-    const inWindow = (f: Fault): boolean => time >= f.start && time <= (f.planned ? f.end : Math.max(f.end, Math.min(f.end + slack, nextStart(f))));
-    let i = h.faults.findIndex((f) => f.planned && inWindow(f));
-    if (i < 0) i = h.faults.findIndex((f) => !f.planned && inWindow(f));
+    const until = (f: Fault): number => (f.planned ? f.end : Math.max(f.end, Math.min(f.end + slack, nextStart(f))));
+    const overlaps = (f: Fault): boolean => from <= until(f) && time >= f.start;
+    let i = h.faults.findIndex((f) => !f.planned && overlaps(f));
+    if (i < 0) i = h.faults.findIndex((f) => f.planned && overlaps(f));
     if (i < 0) {
       add('unexplained-error', `${what} at ${iso(time)}, outside every fault`, who);
       return 'none';
@@ -189,14 +193,14 @@ export function checkHistory(h: History): Report {
     return 'unplanned';
   };
   for (const c of h.clients) for (const l of c.lines) if (l.t === 'error') classify(c.id, l.time, ['error', l.code, l.msg].filter((x) => x !== undefined && x !== null && x !== '').join(' '));
-  for (const w of h.writes) if (w.outcome === 'indeterminate') classify('writer', w.time, `${w.op} ${w.name} failed: ${w.error ?? '?'}`);
+  for (const w of h.writes) if (w.outcome === 'indeterminate') classify('writer', w.time, `${w.op} ${w.name} failed: ${w.error ?? '?'}`, w.sent);
   for (const e of h.otherErrors ?? []) classify(e.source, e.time, e.error);
   let retried = 0;
   for (const cmd of h.commands) {
     const failures = cmd.attempts.filter((a) => !a.ok);
     if (failures.length > 0) retried += 1;
     if (cmd.attempts.at(-1)?.ok !== true) add('command-failed', `never succeeded (${cmd.attempts.length} attempts: ${failures.at(-1)?.error ?? 'none run'})`, cmd.id);
-    const kinds = failures.map((a) => classify(cmd.id, a.time, `attempt failed: ${a.error ?? '?'}`));
+    const kinds = failures.map((a) => classify(cmd.id, a.time, `attempt failed: ${a.error ?? '?'}`, a.start));
     if (kinds.filter((k) => k === 'unplanned').length > 1) add('command-failed', `failed ${failures.length} times during an unplanned fault (at most once allowed)`, cmd.id);
   }
 

@@ -34,6 +34,8 @@ export interface Write {
   readonly data?: Readonly<Record<string, string>>;
   /** When the answer (or the failure) arrived. */
   readonly time: number;
+  /** When the request was sent (a failure is blamed on any fault its request overlapped). */
+  readonly sent?: number;
   readonly outcome: 'ok' | 'indeterminate';
   /** For an indeterminate write: what failed. */
   readonly error?: string;
@@ -83,7 +85,10 @@ export interface Fault {
 
 /** One try of a command (e.g. a kubectl invocation). */
 export interface CommandAttempt {
+  /** When it ended. */
   readonly time: number;
+  /** When it started (a failure is blamed on any fault it overlapped). */
+  readonly start?: number;
   readonly ok: boolean;
   readonly error?: string;
 }
