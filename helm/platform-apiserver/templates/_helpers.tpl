@@ -131,8 +131,9 @@ checksum annotation; `make cluster` runs its replicas with the same list (deploy
 {{- $v := index $.Values.server.flags $name }}
 {{- if kindIs "slice" $v }}
 {{- $args = append $args (printf "--%s=%s" $name (join "," $v)) }}
-{{- else if kindIs "float64" $v }}
-{{- $args = append $args (printf "--%s=%s" $name (toString (int64 $v))) }}
+{{- else if and (kindIs "float64" $v) (eq (float64 (int64 $v)) $v) }}
+{{- /* Whole numbers: values are float64 in Helm, and 1000000 would print as 1e+06. */}}
+{{- $args = append $args (printf "--%s=%d" $name (int64 $v)) }}
 {{- else }}
 {{- $args = append $args (printf "--%s=%v" $name $v) }}
 {{- end }}

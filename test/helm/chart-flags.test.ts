@@ -1,0 +1,64 @@
+/**
+ * The chart's container args are flags the server accepts: every rendered argument (after the kubelet's
+ * $(POD_IP) expansion) goes through the server's own parser and config builder, for the value sets the
+ * chart supports, so a renamed or mistyped flag fails here rather than in a crash-looping pod.
+ */
+import { buildConfig } from '../../apiserver/config/server-config.js';
+import { parseFlags } from '../../apiserver/config/parse-flags.js';
+import { FlagError } from '../../apiserver/config/flag-error.js';
+import { containerArgs, findManifest, renderChart, RenderError, type RenderOptions } from './render.js';
+
+/** Flags the chart renders that the server does not have yet: etcd client TLS (kube-apiserver's names). */
+const notYetServerFlags = ['etcd-cafile', 'etcd-certfile', 'etcd-keyfile'];
+
+function args(opts: RenderOptions): string[] {
+  return containerArgs(findManifest(renderChart(opts), 'Deployment'))
+    .map((a) => a.replace('$(POD_IP)', '10.0.0.7'));
+}
+
+const valueSets: Record<string, RenderOptions> = {
+  defaults: {},
+  'make cluster': { valuesFiles: ['deploy/cluster-values.yaml'] },
+  'external etcd, client CA, extra flags': {
+    values: [{
+      etcd: { mode: 'external', external: { endpoints: ['https://etcd-0.example:2379', 'https://etcd-1.example:2379'] } },
+      auth: { clientCASecretName: 'clients', tokenSecretName: 'tokens', serviceAccountKeySecretName: 'sa', signingCASecretName: 'signing' },
+      tls: { secretName: 'serving' },
+      server: { flags: { 'max-requests-inflight': 1000000, 'feature-gates': ['WatchList=true'], 'anonymous-auth': false } },
+    }],
+  },
+};
+
+describe('the chart\'s server flags', () => {
+  it.each(Object.entries(valueSets))('%s: parsed and built by the server', (_name, opts) => {
+    const a = args(opts);
+    const config = buildConfig(parseFlags(a));
+    expect(config.storage).toMatchObject({ backend: 'etcd' });
+    expect(a).toContain('--data-dir=/var/lib/platform-apiserver');
+  });
+
+  it('renders server.flags after the derived ones, whole numbers without an exponent', () => {
+    const a = args(valueSets['external etcd, client CA, extra flags']!);
+    expect(a).toContain('--max-requests-inflight=1000000');
+    expect(a).toContain('--feature-gates=WatchList=true');
+    expect(a).toContain('--client-ca-file=/etc/platform-apiserver/client-ca/ca.crt');
+    expect(a.indexOf('--anonymous-auth=false')).toBeGreaterThan(a.indexOf('--shutdown-timeout=30s'));
+  });
+
+  it('etcd client TLS renders kube-apiserver\'s flags, which the server does not accept yet', () => {
+    const a = args({ values: [{ etcd: { mode: 'external', external: { endpoints: ['https://e:2379'], clientTLSSecretName: 'etcd-client' } } }] });
+    const names = a.map((x) => x.slice(2, x.indexOf('=')));
+    expect(names.filter((n) => notYetServerFlags.includes(n))).toEqual(notYetServerFlags);
+    // When the server gains them this fails: drop notYetServerFlags and the note in docs/deploy.md.
+    expect(() => parseFlags(a)).toThrow(FlagError);
+  });
+
+  it('refuses a derived flag in server.flags, and a grace period shorter than the drain', () => {
+    expect(() => renderChart({ values: [{ server: { flags: { 'etcd-servers': 'http://x:2379' } } }] }))
+      .toThrow(/server.flags.etcd-servers: the chart sets --etcd-servers/);
+    expect(() => renderChart({ values: [{ terminationGracePeriodSeconds: 30 }] }))
+      .toThrow(RenderError);
+    const d = findManifest(renderChart({ values: [{ server: { shutdownDelaySeconds: 40 } }] }), 'Deployment');
+    expect((d.spec as { template: { spec: { terminationGracePeriodSeconds: number } } }).template.spec.terminationGracePeriodSeconds).toBe(80);
+  });
+});
