@@ -91,6 +91,9 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
   const endWatch = (): void => watchEnd.abort();
   const timer = setTimeout(endWatch, timeoutMs);
   ctx.state.signal.addEventListener('abort', endWatch, { once: true });
+  // Aborted before this handler listened (shutdown stopped accepting while the request was authenticated):
+  // the listener never fires, so end now rather than stream until --shutdown-timeout.
+  if (ctx.state.signal.aborted) endWatch();
   const signal = watchEnd.signal;
   // apiserver_longrunning_requests while the watch runs; its events in apiserver_watch_events_* (metrics on).
   const metrics = ctx.state.requestMetrics;
