@@ -130,11 +130,12 @@ export async function benchCluster(o: ClusterBenchOptions = {}): Promise<string>
     })]),
   );
   const cpu = table(
-    ['topology', ...workloads.map((w) => `${w.name}: etcd / haproxy / replicas / client`)],
+    ['topology', ...workloads.map((w) => `${w.name}: etcd / haproxy / replicas / client = total`)],
     rows.map((r) => [r, ...workloads.map((w) => {
       const s = samples.get(`${r}\0${w.name}`) ?? [];
       const m = (f: (x: Sample) => number): string => fmt(median(s.map(f)));
-      return `${m((x) => x.cpu.etcd)} / ${m((x) => x.cpu.haproxy)} / ${m((x) => x.cpu.replicas)} / ${m((x) => x.cpu.client)}`;
+      const total = m((x) => x.cpu.etcd + x.cpu.haproxy + x.cpu.replicas + x.cpu.client);
+      return `${m((x) => x.cpu.etcd)} / ${m((x) => x.cpu.haproxy)} / ${m((x) => x.cpu.replicas)} / ${m((x) => x.cpu.client)} = ${total}`;
     })]),
   );
   return [

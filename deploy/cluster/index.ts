@@ -8,4 +8,4 @@ export {
   type Cluster, type ClusterOptions, type ClusterProcess, type EtcdMemberProcess, type HaproxyProcess, type ReplicaProcess,
 } from './launcher.js';
 export { healthCheck, type BackendState } from './haproxy.js';
-export { replicaShutdownDelay } from './replica-args.js';
+export { clusterValuesFile } from './replica-args.js';

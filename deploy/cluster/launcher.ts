@@ -9,6 +9,7 @@
  *     shared/                 credentials every replica shares (credentials.ts)
  *     etcd/m<i>/ m<i>.log m<i>.pid        etcd member i
  *     replicas/r<i>/ r<i>.log r<i>.pid    replica i (its --data-dir; it keeps nothing there with etcd)
+ *     replicas/r<i>.args                  the flags of its last start (the chart's, see replica-args.ts)
  *     haproxy.cfg haproxy.log haproxy.pid haproxy.sock
  *     admin.kubeconfig        the admin's kubeconfig against the load balancer
  *
@@ -27,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { adminKubeconfig, ensureSharedCredentials } from './credentials.js';
 import { backendStates, haproxyConfig, type BackendState } from './haproxy.js';
 import { killPid, logTail, runningPid, signal, spawnDetached, stopPid } from './process.js';
-import { replicaArgs } from './replica-args.js';
+import { renderReplicaTemplate, replicaArgs, type ReplicaTemplate } from './replica-args.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 
@@ -40,7 +41,10 @@ export interface ClusterOptions {
   readonly etcdMembers?: number;
   /** The replicas run the build in dist/ (default; `make build` first) or the sources through tsx. */
   readonly serverMode?: 'dist' | 'tsx';
-  /** Flags appended to every replica's list (replica-args.ts), e.g. for a test. */
+  /**
+   * Flags over every replica's list (replica-args.ts), e.g. for a test: each replaces the flag of the same
+   * name, or is appended.
+   */
   readonly extraReplicaArgs?: readonly string[];
   /** Progress lines (`make cluster` prints them). */
   readonly log?: (line: string) => void;
@@ -170,6 +174,9 @@ export async function openCluster(options: ClusterOptions): Promise<Cluster> {
   });
 
   const entry = serverEntry(options.serverMode ?? 'dist');
+  // The chart's rendered flags, rendered when the first replica starts (stopping needs none).
+  let template: Promise<ReplicaTemplate> | undefined;
+  const replicaTemplate = (): Promise<ReplicaTemplate> => (template ??= renderReplicaTemplate(repoRoot, creds));
   const replicas = state.replicas.map((r): ReplicaProcess => {
     const dataDir = join(dir, 'replicas', r.name);
     const replicaUrl = `https://${r.address}:${r.port}`;
@@ -179,11 +186,14 @@ export async function openCluster(options: ClusterOptions): Promise<Cluster> {
       logFile: join(dir, 'replicas', `${r.name}.log`),
       marker: `--data-dir=${dataDir}\0`,
       command: process.execPath,
-      args: () => [
-        ...entry,
-        ...replicaArgs({ address: r.address, port: r.port, dataDir, etcdServers: etcdEndpoints, creds }),
-        ...(options.extraReplicaArgs ?? []),
-      ],
+      args: async () => {
+        const t = await replicaTemplate();
+        const flags = replicaArgs(t, { address: r.address, port: r.port, dataDir, etcdServers: etcdEndpoints }, options.extraReplicaArgs);
+        // For people: the flags this start used, one a line.
+        mkdirSync(join(dir, 'replicas'), { recursive: true });
+        writeFileSync(join(dir, 'replicas', `${r.name}.args`), `${flags.join('\n')}\n`);
+        return [...t.nodeOptions, ...entry, ...flags];
+      },
       ready: async () => (await httpsStatus(`${replicaUrl}/readyz`, creds.caPem)) === 200,
       readyTimeoutMs: 60_000,
       log,
@@ -302,7 +312,7 @@ interface ManagedSpec {
   readonly logFile: string;
   readonly marker: string;
   readonly command: string;
-  readonly args: () => readonly string[];
+  readonly args: () => readonly string[] | Promise<readonly string[]>;
   readonly ready: () => Promise<boolean>;
   readonly readyTimeoutMs: number;
   readonly log: (line: string) => void;
@@ -322,7 +332,7 @@ function managed(spec: ManagedSpec): ClusterProcess {
     async start() {
       let pid = pidNow();
       if (pid === undefined) {
-        pid = spawnDetached({ name: spec.name, command: spec.command, args: spec.args(), pidFile: spec.pidFile, logFile: spec.logFile, marker: spec.marker });
+        pid = spawnDetached({ name: spec.name, command: spec.command, args: await spec.args(), pidFile: spec.pidFile, logFile: spec.logFile, marker: spec.marker });
         spec.log(`started ${spec.name} (pid ${pid})`);
       }
       const deadline = Date.now() + spec.readyTimeoutMs;
@@ -375,36 +385,39 @@ async function ensureState(dir: string, replicas: number, members: number): Prom
   }
   if (!Number.isInteger(replicas) || replicas < 1 || replicas > 250) throw new Error(`replicas must be 1..250, got ${replicas}`);
   if (!Number.isInteger(members) || members < 1 || members % 2 === 0) throw new Error(`etcd members must be 1 or odd, got ${members}`);
-  const ports = await freePorts(1 + 2 * members + replicas);
+  const ports = await freePorts(Array.from({ length: 1 + 2 * members }, () => '127.0.0.1'));
+  const addresses = Array.from({ length: replicas }, (_, i) => `127.0.1.${i + 1}`);
+  // Each replica's port is free on its own address (another cluster's replicas may hold it there).
+  const replicaPorts = await freePorts(addresses);
   const state: ClusterState = {
     version: 1,
     etcdToken: `local-ha-${randomBytes(6).toString('hex')}`,
     lbPort: ports[0]!,
     etcd: Array.from({ length: members }, (_, i) => ({ name: `m${i}`, clientPort: ports[1 + 2 * i]!, peerPort: ports[2 + 2 * i]! })),
-    replicas: Array.from({ length: replicas }, (_, i) => ({ name: `r${i}`, address: `127.0.1.${i + 1}`, port: ports[1 + 2 * members + i]! })),
+    replicas: addresses.map((address, i) => ({ name: `r${i}`, address, port: replicaPorts[i]! })),
   };
   writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
   return state;
 }
 
-/** Distinct free ports on 127.0.0.1 (bound together, then released). */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((res, rej) => {
+/** One free port on each of `hosts` (all bound together, so distinct, then released). */
+async function freePorts(hosts: readonly string[]): Promise<number[]> {
+  const servers = await Promise.all(hosts.map((host) => new Promise<ReturnType<typeof createServer>>((res, rej) => {
     const s = createServer();
     s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => res(s));
+    s.listen(0, host, () => res(s));
   })));
   const ports = servers.map((s) => (s.address() as { port: number }).port);
   await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
   return ports;
 }
 
+/** node's arguments before the server's flags (node's own options come from the chart's NODE_OPTIONS). */
 function serverEntry(mode: 'dist' | 'tsx'): string[] {
-  // The young generation bin/platform-apiserver gives the server (see there).
-  if (mode === 'tsx') return ['--max-semi-space-size=32', '--import', 'tsx', join(repoRoot, 'apiserver', 'main.ts')];
+  if (mode === 'tsx') return ['--import', 'tsx', join(repoRoot, 'apiserver', 'main.ts')];
   const main = join(repoRoot, 'dist', 'apiserver', 'main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run \`make build\` first`);
-  return ['--max-semi-space-size=32', main];
+  return [main];
 }
 
 function haproxyBinary(): string {
