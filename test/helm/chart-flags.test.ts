@@ -62,3 +62,11 @@ describe('the chart\'s server flags', () => {
     expect((d.spec as { template: { spec: { terminationGracePeriodSeconds: number } } }).template.spec.terminationGracePeriodSeconds).toBe(80);
   });
 });
+
+describe('values.schema.json', () => {
+  it('is checked before rendering, as helm does: unknown keys and wrong types are refused', () => {
+    expect(() => renderChart({ values: [{ replicas: 3 }] })).toThrow(/\(root\): must NOT have additional properties \(replicas\)/);
+    expect(() => renderChart({ values: [{ service: { type: 'NodePort' } }] })).toThrow(/service\.type: must be equal to one of the allowed values/);
+    expect(() => renderChart({ values: [{ etcd: { bundled: { replicas: 2 } } }] })).toThrow(/etcd\.bundled\.replicas/);
+  });
+});

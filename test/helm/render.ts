@@ -7,6 +7,9 @@
  * the renderer rebuilds it and concurrent jest workers share one build (written to a temporary name, then
  * renamed into place). What the renderer does not implement is listed in `render/main.go`.
  *
+ * As `helm template` does, the merged values are first checked against the chart's values.schema.json (ajv,
+ * draft-07 with formats): a violation is a RenderError listing every one.
+ *
  * Manifests are parsed as YAML 1.1 (as Kubernetes' sigs.k8s.io/yaml reads them: an unquoted `on` is a
  * boolean), duplicate keys rejected, timestamps kept as strings.
  */
@@ -15,7 +18,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsImport, { type FormatsPlugin } from 'ajv-formats';
 import { parseDocument, type ParseOptions, type DocumentOptions, type SchemaOptions } from 'yaml';
+
+// ajv-formats is CommonJS (`module.exports = plugin`): under jest and tsx alike the default import is the plugin.
+const addFormats = addFormatsImport as unknown as FormatsPlugin;
 
 /**
  * The repository root: the nearest directory at or above the working directory holding the renderer's
@@ -158,8 +166,36 @@ export function parseRendered(text: string): RenderedManifest[] {
   return out;
 }
 
-/** Renders the chart's manifests. Throws RenderError when the chart refuses the values or fails. */
+const valuesValidators = new Map<string, ValidateFunction>();
+
+/**
+ * Checks the merged values against the chart's values.schema.json (when it has one), as Helm does before
+ * rendering; throws RenderError naming every violation.
+ */
+export function checkValuesSchema(opts: RenderOptions = {}): void {
+  const chart = opts.chart ?? chartDir;
+  const schemaFile = join(chart, 'values.schema.json');
+  if (!existsSync(schemaFile)) return;
+  let validate = valuesValidators.get(schemaFile);
+  if (validate === undefined) {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    validate = ajv.compile(JSON.parse(readFileSync(schemaFile, 'utf8')) as object);
+    valuesValidators.set(schemaFile, validate);
+  }
+  if (!validate(mergedValues(opts))) {
+    const problems = (validate.errors ?? []).map((e) => `- ${e.instancePath === '' ? '(root)' : e.instancePath.slice(1).replace(/\//g, '.')}: ${e.message ?? ''}`
+      + (e.params !== undefined && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''));
+    throw new RenderError(`values don't meet the specifications of the schema in ${schemaFile}:\n${problems.join('\n')}`);
+  }
+}
+
+/**
+ * Renders the chart's manifests. Throws RenderError when the values break values.schema.json, or the chart
+ * refuses them (`required`, `fail`) or fails.
+ */
 export function renderChart(opts: RenderOptions = {}): Rendered {
+  checkValuesSchema(opts);
   const yaml = runRenderer(opts, []);
   return { yaml, manifests: parseRendered(yaml) };
 }
