@@ -1,7 +1,8 @@
 /**
- * The local HA cluster launcher (deploy/cluster/): 3 etcd members, 3 replicas of dist/ and haproxy start,
- * stock kubectl works through the load balancer, haproxy drains a replica whose /readyz fails, a second
- * start resumes the same directory (same token, CA and etcd data), and stop leaves no process behind.
+ * The local HA cluster launcher (deploy/cluster/): 3 etcd members, 3 replicas of dist/ (with the Helm
+ * chart's rendered flags) and haproxy start, stock kubectl works through the load balancer, haproxy drains
+ * a replica whose /readyz fails, a second start resumes the same directory (same token, CA and etcd data),
+ * and stop leaves no process behind.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -54,6 +55,19 @@ describe('local HA cluster launcher', () => {
     expect(cluster.replicas.map((r) => r.address)).toEqual(['127.0.1.1', '127.0.1.2', '127.0.1.3']);
     const states = await cluster.haproxy.backendStates();
     expect([...states].map(([n, s]) => `${n}=${s.status}/${s.check}`).sort()).toEqual(['r0=UP/L7OK', 'r1=UP/L7OK', 'r2=UP/L7OK']);
+
+    // The replicas run the chart's rendered flags, with the Secret mounts mapped to the shared credentials.
+    const args = readFileSync(join(dir, 'replicas', 'r0.args'), 'utf8').trim().split('\n');
+    expect(args).toEqual(expect.arrayContaining([
+      '--bind-address=127.0.1.1',
+      `--secure-port=${cluster.replicas[0]!.port}`,
+      '--advertise-address=127.0.1.1',
+      `--etcd-servers=${cluster.etcdEndpoints.join(',')}`,
+      `--tls-cert-file=${join(dir, 'shared', 'pki', 'apiserver.crt')}`,
+      `--token-auth-file=${join(dir, 'shared', 'tokens.csv')}`,
+      '--shutdown-delay-duration=3s',
+    ]));
+    expect(args.filter((a) => a.includes('/etc/platform-apiserver') || a.includes('$('))).toEqual([]);
 
     const ns = await kubectl(cluster.kubeconfigPath, ['get', 'ns', '-o', 'name']);
     expect(ns).toEqual({ code: 0, out: expect.stringContaining('namespace/default') });
