@@ -39,10 +39,11 @@ COPY bin ./bin
 COPY --from=build /src/dist ./dist
 # The default --data-dir below (generated certificates and kubeconfig, the embedded store without etcd);
 # the only path the server writes, so a read-only root filesystem with a volume here works.
-RUN mkdir /data && chown 65532:65532 /data
-# A numeric non-root user (Kubernetes' runAsNonRoot can verify a number, not a name); files stay root's,
-# read-only to it. State goes to --data-dir (a volume) or etcd, never into the image.
-USER 65532:65532
+RUN mkdir /data && chown 1000:1000 /data
+# The image's `node` user, by number (Kubernetes' runAsNonRoot can verify a number, not a name) and the
+# same as the chart's runAsUser/runAsGroup; files stay root's, read-only to it. State goes to --data-dir
+# (a volume) or etcd, never into the image.
+USER 1000:1000
 EXPOSE 6443
 # The flags of bin/platform-apiserver: --max-semi-space-size=32 (see there and docs/BENCHMARKS.md, part 10).
 # node runs as PID 1 and handles SIGTERM itself (graceful drain); run with --init for zombie reaping if needed.
