@@ -267,6 +267,8 @@ export async function openCluster(options: ClusterOptions): Promise<Cluster> {
     replicas,
     haproxy,
     async start() {
+      // The chart renders (and its renderer builds, the first time) while etcd starts.
+      if (replicas.some((r) => !r.running)) replicaTemplate().catch(() => undefined);
       // Members of a new etcd cluster wait for each other: start all, then wait for all.
       await Promise.all(etcd.map((m) => m.start()));
       await Promise.all(replicas.map((r) => r.start()));
