@@ -242,6 +242,15 @@ describe('the Dockerfile and the chart', () => {
     expect(pod.runAsNonRoot).toBe(true);
     expect([pod.runAsUser, pod.runAsGroup]).toEqual([Number(user![1]), Number(user![2])]);
   });
+
+  it('start the server through the image\'s ENTRYPOINT: the chart gives args, never a command', () => {
+    const server = serverContainer(serverDeployment(VALUE_SETS[0]!));
+    expect(server.command).toBeUndefined();
+    expect(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8')).toMatch(/^ENTRYPOINT \["node", .*"dist\/apiserver\/main\.js"\]$/m);
+    // The Dockerfile's default --data-dir is replaced by the chart's, on a writable volume.
+    const dataDir = flagValue(server.args, 'data-dir');
+    expect((server.volumeMounts as Json[]).map((m) => m.mountPath)).toContain(dataDir);
+  });
 });
 
 describe('the server\'s probe paths, served for real', () => {
