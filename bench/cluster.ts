@@ -9,12 +9,14 @@
  * etcd, haproxy, the replicas together, and the load generator (this process). The machine has 2 cores
  * shared by all of them, so where throughput stops scaling is read from those columns: a process near
  * 100% (one core: etcd's and Node's main work are mostly single-threaded per process) or the sum near 200%.
+ * The whole machine's busy time (/proc/stat) is printed beside the sum: on a shared machine, the rest is
+ * other work, and a row is only comparable with rows of similar outside load.
  *
  * Rows run in rounds (direct, LB x1, LB x2, LB x3, then the extra replicas stopped again); figures are
  * the median over rounds.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster, type Cluster } from '../deploy/cluster/index.js';
 import { benchClient, type BenchClient } from './http-client.js';
@@ -40,7 +42,7 @@ interface Sample {
   readonly opsPerSecond: number;
   readonly p99Ms: number;
   /** % of one core over the measurement, by process group. */
-  readonly cpu: { readonly etcd: number; readonly haproxy: number; readonly replicas: number; readonly client: number };
+  readonly cpu: { readonly etcd: number; readonly haproxy: number; readonly replicas: number; readonly client: number; readonly machine: number };
 }
 
 const json = (v: unknown): Buffer => Buffer.from(JSON.stringify(v));
@@ -82,7 +84,7 @@ export async function benchCluster(o: ClusterBenchOptions = {}): Promise<string>
           replicas: c.replicas.slice(0, replicaCount).map((r) => r.pid!),
         };
         for (const w of workloads) {
-          const cpu0 = { etcd: sum(pids.etcd), haproxy: sum(pids.haproxy), replicas: sum(pids.replicas), client: clientCpu() };
+          const cpu0 = { etcd: sum(pids.etcd), haproxy: sum(pids.haproxy), replicas: sum(pids.replicas), client: clientCpu(), machine: machineJiffies() };
           const m = await w.run(client, w.n, `w${tags++}`);
           const pct = (now: number, before: number): number => ((now - before) / m.seconds) * 100;
           const s: Sample = {
@@ -94,6 +96,7 @@ export async function benchCluster(o: ClusterBenchOptions = {}): Promise<string>
               haproxy: pct(sum(pids.haproxy), cpu0.haproxy),
               replicas: pct(sum(pids.replicas), cpu0.replicas),
               client: pct(clientCpu(), cpu0.client),
+              machine: machineBusy(cpu0.machine, machineJiffies()),
             },
           };
           const key = `${label}\0${w.name}`;
@@ -135,7 +138,7 @@ export async function benchCluster(o: ClusterBenchOptions = {}): Promise<string>
       const s = samples.get(`${r}\0${w.name}`) ?? [];
       const m = (f: (x: Sample) => number): string => fmt(median(s.map(f)));
       const total = m((x) => x.cpu.etcd + x.cpu.haproxy + x.cpu.replicas + x.cpu.client);
-      return `${m((x) => x.cpu.etcd)} / ${m((x) => x.cpu.haproxy)} / ${m((x) => x.cpu.replicas)} / ${m((x) => x.cpu.client)} = ${total}`;
+      return `${m((x) => x.cpu.etcd)} / ${m((x) => x.cpu.haproxy)} / ${m((x) => x.cpu.replicas)} / ${m((x) => x.cpu.client)} = ${total} (${m((x) => x.cpu.machine)})`;
     })]),
   );
   return [
@@ -147,7 +150,7 @@ export async function benchCluster(o: ClusterBenchOptions = {}): Promise<string>
     '',
     throughput,
     '',
-    'CPU while each workload ran, in % of one core (2 cores = 200%):',
+    'CPU while each workload ran, in % of one core (2 cores = 200%); in parentheses the whole machine\'s, other work included (/proc/stat):',
     '',
     cpu,
   ].join('\n');
@@ -155,6 +158,19 @@ export async function benchCluster(o: ClusterBenchOptions = {}): Promise<string>
 
 function sum(pids: readonly number[]): number {
   return pids.reduce((acc, pid) => acc + cpuSeconds(pid), 0);
+}
+
+/** The machine's busy and total jiffies so far, all cores (/proc/stat's first line). */
+function machineJiffies(): { readonly busy: number; readonly total: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  // idle and iowait are the 4th and 5th fields.
+  return { busy: total - (f[3] ?? 0) - (f[4] ?? 0), total };
+}
+
+/** The machine's busy time between two readings, in % of one core. */
+function machineBusy(a: { readonly busy: number; readonly total: number }, b: { readonly busy: number; readonly total: number }): number {
+  return b.total === a.total ? 0 : ((b.busy - a.busy) / (b.total - a.total)) * cpus().length * 100;
 }
 
 function clientCpu(): number {
