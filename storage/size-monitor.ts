@@ -27,5 +27,5 @@ export interface StoreSizeMonitor {
 }
 
 export function openSizeMonitor(config: StoreConfig, timeoutMs = 1000): StoreSizeMonitor {
-  return config.backend === 'etcd' ? etcdSizeMonitor(config.endpoints, timeoutMs) : memorySizeMonitor(config.dataDir);
+  return config.backend === 'etcd' ? etcdSizeMonitor(config.endpoints, timeoutMs, config.tls) : memorySizeMonitor(config.dataDir);
 }

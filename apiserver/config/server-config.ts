@@ -15,11 +15,18 @@ import { clusterSigningConfig } from './cluster-signing-flags.js';
 import { auditConfig, type AuditConfig } from './audit-flags.js';
 import type { ClusterSigningConfig } from '../tls/signing-material.js';
 import { readTracingConfigFile, TracingConfigError, type TracingConfig } from '../tracing/tracing-config.js';
+import { etcdClientTlsConfig } from './etcd-tls-flags.js';
+import { mixedEndpointSchemes, type EtcdClientTls } from '../../storage/etcd/client-tls.js';
 
 /** Where the API state lives. */
 export type StorageConfig =
   | { readonly backend: 'memory' }
-  | { readonly backend: 'etcd'; readonly endpoints: readonly string[] };
+  | {
+      readonly backend: 'etcd';
+      readonly endpoints: readonly string[];
+      /** `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile` (absolute, checked); undefined: none given. */
+      readonly tls?: EtcdClientTls;
+    };
 
 /** `--requestheader-*`. */
 export interface RequestHeaderConfig {
@@ -192,11 +199,17 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
       throw new FlagError(`invalid value "${url}" for flag --etcd-servers: not an http(s) URL`);
     }
   }
+  if (mixedEndpointSchemes(endpoints)) {
+    // etcd's Go client takes the first URL's scheme for all; here one channel setting serves every member.
+    throw new FlagError(`invalid value "${endpoints.join(',')}" for flag --etcd-servers: mixes http:// and https:// URLs`);
+  }
   const backend = flags.string('storage') ?? (endpoints.length > 0 ? 'etcd' : 'memory');
   if (backend === 'etcd' && endpoints.length === 0) throw new FlagError('--storage=etcd needs --etcd-servers');
   if (backend === 'memory' && endpoints.length > 0) {
     throw new FlagError('--storage=memory contradicts --etcd-servers (the embedded store takes no servers)');
   }
+
+  const etcdTls = etcdClientTlsConfig(flags, cwd, endpoints);
 
   const storagePrefix = flags.string('etcd-prefix') ?? '/registry';
   if (!storagePrefix.startsWith('/') || storagePrefix.endsWith('/') || storagePrefix.includes('//')) {
@@ -258,7 +271,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     serviceAccounts,
     clusterSigning,
     authorizationModes: authorizationModes as AuthorizationMode[],
-    storage: backend === 'etcd' ? { backend: 'etcd', endpoints } : { backend: 'memory' },
+    storage: backend === 'etcd' ? { backend: 'etcd', endpoints, ...(etcdTls === undefined ? {} : { tls: etcdTls }) } : { backend: 'memory' },
     storagePrefix,
     compactionIntervalMs: flags.duration('etcd-compaction-interval'),
     eventTtlMs,

@@ -62,6 +62,7 @@ import { admissionMetrics, policyCheckMetrics } from '../metrics/admission-metri
 import { runtimeMetrics } from '../metrics/runtime-metrics.js';
 import { instrumentStore } from '../../storage/instrumented-store.js';
 import { openSizeMonitor } from '../../storage/size-monitor.js';
+import { tlsUnusedByEndpoints } from '../../storage/etcd/client-tls.js';
 import { RequestTracing } from '../tracing/request-tracing.js';
 
 export interface StartOptions {
@@ -140,10 +141,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const tokenAuthenticators: BearerTokenAuthenticator[] = [auth.staticTokens];
 
     let store = options.store;
+    if (config.storage.backend === 'etcd' && tlsUnusedByEndpoints(config.storage.endpoints, config.storage.tls)) {
+      // As kube's etcd client: http:// members are dialed in plain text, the TLS files go unused.
+      logger.warn({ endpoints: config.storage.endpoints }, 'the etcd servers are http:// URLs: --etcd-cafile, --etcd-certfile and --etcd-keyfile are not used');
+    }
     if (store === undefined) {
       const opened = await openStore(
         config.storage.backend === 'etcd'
-          ? { backend: 'etcd', endpoints: config.storage.endpoints }
+          ? { backend: 'etcd', endpoints: config.storage.endpoints, tls: config.storage.tls }
           : { backend: 'memory', dataDir: join(config.dataDir, 'store') },
       );
       cleanups.push(() => opened.close());
@@ -184,7 +189,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     cleanups.push(async () => runtime.stop());
     const storeSize = storageSizeMetrics(
       metrics,
-      openSizeMonitor(config.storage.backend === 'etcd' ? { backend: 'etcd', endpoints: config.storage.endpoints } : { backend: 'memory', dataDir: join(config.dataDir, 'store') }),
+      openSizeMonitor(config.storage.backend === 'etcd' ? { backend: 'etcd', endpoints: config.storage.endpoints, tls: config.storage.tls } : { backend: 'memory', dataDir: join(config.dataDir, 'store') }),
       { backend: config.storage.backend === 'etcd' ? 'etcd' : 'embedded', onError: (err) => logger.debug({ err }, 'reading the storage size') },
     );
     cleanups.push(() => storeSize.stop());

@@ -5,17 +5,32 @@
  */
 import { Etcd3 } from 'etcd3';
 import type { StorageSize, StoreSizeMonitor } from '../size-monitor.js';
+import { etcdClientCredentials, type EtcdClientTls } from './client-tls.js';
 
-export function etcdSizeMonitor(endpoints: readonly string[], timeoutMs: number): StoreSizeMonitor {
+/** `tls`: the store's client TLS (client-tls.ts), read when the clients are first opened. */
+export function etcdSizeMonitor(endpoints: readonly string[], timeoutMs: number, tls?: EtcdClientTls): StoreSizeMonitor {
   let clients: { readonly endpoint: string; readonly client: Etcd3 }[] | undefined;
   let closed = false;
-  const open = (): NonNullable<typeof clients> =>
-    (clients ??= endpoints.map((endpoint) => ({ endpoint, client: new Etcd3({ hosts: [endpoint] }) })));
+  const open = (): NonNullable<typeof clients> => {
+    if (clients !== undefined) return clients;
+    const credentials = etcdClientCredentials(endpoints, tls);
+    clients = endpoints.map((endpoint) => ({
+      endpoint,
+      client: new Etcd3({ hosts: [endpoint], ...(credentials === undefined ? {} : { credentials }) }),
+    }));
+    return clients;
+  };
   return {
     async sample() {
       if (closed) return [];
+      let opened: NonNullable<typeof clients>;
+      try {
+        opened = open();
+      } catch {
+        return []; // TLS files gone since start-up: no reading, as for unreachable members
+      }
       const readings = await Promise.all(
-        open().map(async ({ endpoint, client }): Promise<StorageSize | undefined> => {
+        opened.map(async ({ endpoint, client }): Promise<StorageSize | undefined> => {
           try {
             const status = await client.maintenance.status({ deadline: Date.now() + timeoutMs });
             const bytes = Number(status.dbSize);

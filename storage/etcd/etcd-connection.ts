@@ -13,6 +13,8 @@ export interface ConnectionOptions {
   readonly callTimeoutMs: number;
   /** Extra gRPC channel options (merged over the defaults below). */
   readonly grpcOptions?: Readonly<Record<string, string | number>>;
+  /** TLS of `https://` endpoints (see client-tls.ts); undefined: plain text, or the system's roots for https. */
+  readonly credentials?: { rootCertificate: Buffer; privateKey?: Buffer; certChain?: Buffer };
 }
 
 /** A bidirectional raw watch stream (a grpc-js ClientDuplexStream) and the host it runs on. */
@@ -64,6 +66,7 @@ export class EtcdConnection {
   constructor(private readonly options: ConnectionOptions) {
     this.client = new Etcd3({
       hosts: options.endpoints.slice(),
+      ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
       grpcOptions: {
         // grpc-js caps received messages at 4 MiB; ranges are paged, but one page or one watch response
         // of large objects can still exceed it.

@@ -25,6 +25,7 @@ import {
   unavailable,
 } from '../errors.js';
 import { CompactionTracker } from './compaction.js';
+import { etcdClientCredentials, type EtcdClientTls } from './client-tls.js';
 import { EtcdConnection, type KvMethod } from './etcd-connection.js';
 import { toKeyValue } from './key-value.js';
 import { LeaseManager, type LeaseManagerOptions } from './lease-manager.js';
@@ -57,12 +58,16 @@ export interface EtcdStoreOptions {
   readonly watchersPerStream?: number;
   /** Extra grpc-js channel options. */
   readonly grpcOptions?: Readonly<Record<string, string | number>>;
+  /** Client TLS (kube's `--etcd-cafile/-certfile/-keyfile`), used for `https://` endpoints (see client-tls.ts). */
+  readonly tls?: EtcdClientTls;
   /** How writes with a ttl share etcd leases (see lease-manager.ts). Default: kube-apiserver's. */
   readonly leases?: LeaseManagerOptions;
 }
 
 /** Opens a store over an etcd 3.4+ cluster. Connections are made lazily: an unreachable cluster fails calls
- * (Unavailable / Timeout), not the open; `check()` tells readiness. */
+ * (Unavailable / Timeout), not the open; `check()` tells readiness. TLS files that are missing or do not
+ * parse fail the open (`EtcdTlsError`); a CA or client certificate etcd refuses fails calls like an
+ * unreachable cluster. */
 export async function openEtcdStore(options: EtcdStoreOptions): Promise<EtcdStore> {
   if (options.endpoints.length === 0) throw invalidArgument('openEtcdStore: no endpoints');
   return new EtcdStore(options);
@@ -94,6 +99,7 @@ export class EtcdStore implements Store {
       endpoints: options.endpoints,
       callTimeoutMs: options.callTimeoutMs ?? 10_000,
       grpcOptions: options.grpcOptions,
+      credentials: etcdClientCredentials(options.endpoints, options.tls),
     });
     this.pageSize = options.rangePageSize ?? 10_000;
     this.checkTimeoutMs = options.checkTimeoutMs ?? 2_000;

@@ -10,6 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request as httpsRequest } from 'node:https';
 import { freePorts } from './ports.js';
 
 export interface EtcdMember {
@@ -44,6 +45,20 @@ export interface StartEtcdOptions {
   readonly members?: number;
   /** Extra etcd flags for every member. */
   readonly extraArgs?: readonly string[];
+  /** Serve clients over TLS (`https://` client URLs); peers stay plain. */
+  readonly tls?: EtcdTlsOptions;
+}
+
+/** PEM files of a TLS etcd (`--cert-file`, `--key-file`, `--trusted-ca-file`, `--client-cert-auth`). */
+export interface EtcdTlsOptions {
+  readonly certFile: string;
+  readonly keyFile: string;
+  /** Trusted for client certificates, and by the harness's health probe for the member's certificate. */
+  readonly caFile: string;
+  /** etcd refuses clients without a certificate signed by `caFile`. */
+  readonly clientCertAuth?: boolean;
+  /** What the health probe presents when `clientCertAuth` is on. */
+  readonly client?: { readonly certFile: string; readonly keyFile: string };
 }
 
 const live = new Set<ChildProcess>();
@@ -66,7 +81,7 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdClu
   const ports = await freePorts(count * 2);
   const specs = Array.from({ length: count }, (_, i) => ({
     name: `m${i}`,
-    clientUrl: `http://127.0.0.1:${ports[2 * i]}`,
+    clientUrl: `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${ports[2 * i]}`,
     peerUrl: `http://127.0.0.1:${ports[2 * i + 1]}`,
     dataDir: join(root, `m${i}`),
   }));
@@ -81,8 +96,9 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdClu
         throw new Error(`etcd member ${m.name} exited during start-up: ${tail(`${m.dataDir}.log`)}`);
       }
       try {
-        const res = await fetch(`${m.clientUrl}/health`, { signal: AbortSignal.timeout(1000) });
-        const body = (await res.json()) as { health?: string };
+        const body = (options.tls === undefined
+          ? await (await fetch(`${m.clientUrl}/health`, { signal: AbortSignal.timeout(1000) })).json()
+          : JSON.parse(await httpsGet(`${m.clientUrl}/health`, options.tls))) as { health?: string };
         if (body.health === 'true') return;
         last = JSON.stringify(body);
       } catch (err) {
@@ -109,6 +125,12 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdClu
       '--initial-cluster-token', token,
       '--logger', 'zap',
       '--log-outputs', `${spec.dataDir}.log`,
+      ...(options.tls === undefined ? [] : [
+        '--cert-file', options.tls.certFile,
+        '--key-file', options.tls.keyFile,
+        '--trusted-ca-file', options.tls.caFile,
+        ...(options.tls.clientCertAuth === true ? ['--client-cert-auth'] : []),
+      ]),
       ...(options.extraArgs ?? []),
     ];
     const member: EtcdMember = {
@@ -171,6 +193,25 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdClu
     throw err;
   }
   return cluster;
+}
+
+/** One GET over TLS trusting `tls.caFile` (and presenting `tls.client`), 1 s bound; the body. */
+function httpsGet(url: string, tls: EtcdTlsOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, {
+      agent: false,
+      ca: readFileSync(tls.caFile),
+      ...(tls.client === undefined ? {} : { cert: readFileSync(tls.client.certFile), key: readFileSync(tls.client.keyFile) }),
+      signal: AbortSignal.timeout(1000),
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 function tail(file: string): string {
