@@ -3,16 +3,12 @@
  * a rule's estimated max cost times its cardinality (how many times it can run for one object) must not
  * exceed 10M; all rules of a schema together must not exceed 100M. Rules without a known cardinality
  * (under a list or map without maxItems/maxProperties) use the worst case from the size of the
- * smallest serialized value at the rule's node.
+ * smallest serialized value at the rule's node (`maxCardinality` in cel/environment/schema-rules.ts).
+ * Used by the CRD validation (registry/kinds/apiextensions/crd-rules.ts).
  */
-import { MAX_REQUEST_SIZE_BYTES, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from './limits.js';
+import { STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from './limits.js';
 import { costExceedsBudgetMessage, CRD_TOTAL_COST_NAME, RULE_COST_NAME } from './messages.js';
 import { UINT64_MAX } from './units.js';
-
-/** Kubernetes' `maxCardinality(minSize)`: how often a value of that minimum size fits into one request. */
-export function maxCardinality(minSerializedSize: number): bigint {
-  return BigInt(Math.floor(MAX_REQUEST_SIZE_BYTES / (minSerializedSize + 1)));
-}
 
 /** `cost x cardinality`, saturating at 2^64 - 1 (0 stays 0). */
 export function expressionCost(maxCost: bigint, cardinality: bigint): bigint {
@@ -28,6 +24,6 @@ export function ruleCostProblem(maxCost: bigint, cardinality = 1n, costName = RU
 }
 
 /** The Forbidden detail for a schema whose rules together are over the total limit, or undefined. */
-export function totalCostProblem(total: bigint): string | undefined {
-  return total > BigInt(STATIC_ESTIMATED_CRD_COST_LIMIT) ? costExceedsBudgetMessage(CRD_TOTAL_COST_NAME, total, STATIC_ESTIMATED_CRD_COST_LIMIT) : undefined;
+export function totalCostProblem(total: bigint, costName = CRD_TOTAL_COST_NAME): string | undefined {
+  return total > BigInt(STATIC_ESTIMATED_CRD_COST_LIMIT) ? costExceedsBudgetMessage(costName, total, STATIC_ESTIMATED_CRD_COST_LIMIT) : undefined;
 }

@@ -20,8 +20,9 @@
  */
 import { estimateCost } from '../../../cel/cost/estimator.js';
 import { declTypeSizeEstimator } from '../../../cel/cost/decl-sizes.js';
-import { STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from '../../../cel/cost/limits.js';
-import { costExceedsBudgetMessage, MESSAGE_EXPRESSION_COST_NAME, RULE_COST_NAME } from '../../../cel/cost/messages.js';
+import { STATIC_ESTIMATED_CRD_COST_LIMIT } from '../../../cel/cost/limits.js';
+import { expressionCost, ruleCostProblem, totalCostProblem } from '../../../cel/cost/static-check.js';
+import { MESSAGE_EXPRESSION_COST_NAME } from '../../../cel/cost/messages.js';
 import { UINT64_MAX } from '../../../cel/cost/units.js';
 import { compileSchemaRule, schemaRuleEnvironment, type ValidationRule } from '../../../cel/environment/schema-rules.js';
 import { FieldPath, forbidden, invalidValue, notSupported, required, type FieldError } from '../../../validation/field-error.js';
@@ -49,10 +50,11 @@ export class TotalCost {
 
   /** The errors when the total is over the limit, the schema's own last. */
   problems(schemaPath: FieldPath, totalCostName: string): FieldError[] {
-    if (this.total <= BigInt(STATIC_ESTIMATED_CRD_COST_LIMIT)) return [];
+    const problem = totalCostProblem(this.total, totalCostName);
+    if (problem === undefined) return [];
     return [
       ...this.mostExpensive.map((e) => forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema')),
-      forbidden(schemaPath, costExceedsBudgetMessage(totalCostName, this.total, STATIC_ESTIMATED_CRD_COST_LIMIT)),
+      forbidden(schemaPath, problem),
     ];
   }
 }
@@ -74,8 +76,6 @@ export interface RuleOptions {
   readonly uncorrelatablePath?: FieldPath;
 }
 
-const mul = (a: bigint, b: bigint): bigint => (a === 0n ? 0n : a * b > UINT64_MAX ? UINT64_MAX : a * b);
-
 /** By how much a node multiplies its children's cardinality: its bound, 1, or undefined (unbounded). */
 export function childCardinality(parent: CelScope, node: Json): bigint | undefined {
   if (parent.maxCardinality === undefined) return undefined;
@@ -86,7 +86,7 @@ export function childCardinality(parent: CelScope, node: Json): bigint | undefin
   let factor: bigint | undefined = 1n;
   if (node.type === 'object' && node.additionalProperties !== undefined && node.additionalProperties !== null) factor = bound('maxProperties');
   else if (node.type === 'array') factor = bound('maxItems');
-  return factor === undefined ? undefined : mul(parent.maxCardinality, factor);
+  return factor === undefined ? undefined : expressionCost(parent.maxCardinality, factor);
 }
 
 /** The errors of the rules at one node (`p` is the node's path). */
@@ -113,10 +113,9 @@ export function validateNodeRules(node: Json, p: FieldPath, scope: CelScope, opt
       if (compiled.messageExpression !== undefined) messageMaxCost = estimateCost(compiled.messageExpression.ast, target.env, { sizes }).max;
     }
     const cardinality = scope.maxCardinality ?? BigInt(compiled.maxCardinality);
-    const cost = mul(maxCost, cardinality);
-    if (!opts.suppressPerExpressionCost && cost > BigInt(STATIC_ESTIMATED_COST_LIMIT)) {
-      errs.push(forbidden(rulePath, costExceedsBudgetMessage(RULE_COST_NAME, cost, STATIC_ESTIMATED_COST_LIMIT)));
-    }
+    const cost = expressionCost(maxCost, cardinality);
+    const ruleProblem = opts.suppressPerExpressionCost ? undefined : ruleCostProblem(maxCost, cardinality);
+    if (ruleProblem !== undefined) errs.push(forbidden(rulePath, ruleProblem));
     scope.total.observe(rulePath.toString(), cost);
 
     if (compiled.error !== undefined) errs.push(invalidValue(rulePath, entry, compiled.error.detail));
@@ -124,9 +123,8 @@ export function validateNodeRules(node: Json, p: FieldPath, scope: CelScope, opt
       errs.push(invalidValue(at.index(i).child('messageExpression'), entry, compiled.messageExpressionError.detail));
     } else if (messageMaxCost !== undefined) {
       const messagePath = at.index(i).child('messageExpression');
-      if (!opts.suppressPerExpressionCost && messageMaxCost > BigInt(STATIC_ESTIMATED_COST_LIMIT)) {
-        errs.push(forbidden(messagePath, costExceedsBudgetMessage(MESSAGE_EXPRESSION_COST_NAME, messageMaxCost, STATIC_ESTIMATED_COST_LIMIT)));
-      }
+      const messageProblem = opts.suppressPerExpressionCost ? undefined : ruleCostProblem(messageMaxCost, 1n, MESSAGE_EXPRESSION_COST_NAME);
+      if (messageProblem !== undefined) errs.push(forbidden(messagePath, messageProblem));
       scope.total.observe(messagePath.toString(), messageMaxCost);
     }
     if (compiled.usesOldSelf) {
