@@ -4,12 +4,14 @@
  * 127.0.0.1, a client certificate; another CA that signed nothing etcd knows), the server is configured
  * through its own flag parser and config builder, and every store call crosses the TLS connection.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlagError } from '../../apiserver/config/flag-error.js';
 import { parseFlags } from '../../apiserver/config/parse-flags.js';
 import { buildConfig, type ServerConfig } from '../../apiserver/config/server-config.js';
 import { generateServingCert } from '../../apiserver/tls/generate-certs.js';
+import { etcdClientCredentials, tlsUnusedByEndpoints, type EtcdClientTls } from '../../storage/etcd/client-tls.js';
 import { openEtcdStore } from '../../storage/etcd/etcd-store.js';
 import { adminTokenPath } from '../../apiserver/auth/admin-credentials.js';
 import { describeEtcd } from '../harness/describe-etcd.js';
@@ -113,8 +115,84 @@ describeEtcd('etcd client TLS', () => {
       await store.close();
     }
   });
+
+
+  // As with any unreachable store, start-up fails once the first store calls time out (10 s per call).
+  it.each([
+    ['without a client certificate (etcd has --client-cert-auth)', (p: Pki) => [`--etcd-cafile=${p.caFile}`]],
+    ['with a client certificate of a CA etcd does not trust', (p: Pki) => [`--etcd-cafile=${p.caFile}`, `--etcd-certfile=${p.strangerCertFile}`, `--etcd-keyfile=${p.strangerKeyFile}`]],
+    ['with a CA that did not sign etcd\'s certificate', (p: Pki) => [`--etcd-cafile=${p.otherCaFile}`, `--etcd-certfile=${p.clientCertFile}`, `--etcd-keyfile=${p.clientKeyFile}`]],
+    ['without any TLS flag (the system roots do not know etcd\'s CA)', () => []],
+  ])('cannot reach the store %s: start-up fails as for an unreachable store', async (_name, tlsFlags) => {
+    const config = configFromFlags(tempDir(), [`--etcd-servers=${endpoint}`, ...tlsFlags(pki)]);
+    const log = memoryLogger();
+    await expect(startTestServer(config, { logger: log.logger })).rejects.toThrow('the storage backend is unavailable');
+    expect(log.lines().some((l) => l.includes('store list failed'))).toBe(true);
+  }, 60_000);
 });
 
-// Referenced to keep imports used while the suite grows.
-void FlagError;
-void memoryLogger;
+describe('etcd TLS flags', () => {
+  let pki: Pki;
+  beforeAll(async () => {
+    pki = await makePki(tempDir('etcd-pki-'));
+  });
+  afterAll(() => stopAll());
+
+  const build = (...flags: string[]) => buildConfig(parseFlags(flags), '/cwd');
+  const servers = '--etcd-servers=https://127.0.0.1:2379';
+
+  it('are optional, and each of the three alone or together is taken (cert and key as a pair)', () => {
+    expect(build(servers).storage).toEqual({ backend: 'etcd', endpoints: ['https://127.0.0.1:2379'] });
+    expect(build(servers, `--etcd-cafile=${pki.caFile}`).storage).toEqual({ backend: 'etcd', endpoints: ['https://127.0.0.1:2379'], tls: { caFile: pki.caFile } });
+    expect(build(servers, `--etcd-certfile=${pki.clientCertFile}`, `--etcd-keyfile=${pki.clientKeyFile}`).storage)
+      .toMatchObject({ tls: { certFile: pki.clientCertFile, keyFile: pki.clientKeyFile } });
+  });
+
+  it.each([
+    [['--etcd-certfile=c.crt'], '--etcd-certfile requires --etcd-keyfile'],
+    [['--etcd-keyfile=c.key'], '--etcd-keyfile requires --etcd-certfile'],
+    [['--etcd-cafile=/nonexistent/ca.crt'], 'invalid value "/nonexistent/ca.crt" for flag --etcd-cafile: no such file'],
+    [['--etcd-cafile=rel/ca.crt'], 'invalid value "/cwd/rel/ca.crt" for flag --etcd-cafile: no such file'],
+  ])('%j: %s', (flags, message) => {
+    expect(() => build(servers, ...flags)).toThrow(new FlagError(message));
+  });
+
+  it('refuses files that do not parse or do not belong together', () => {
+    const dir = tempDir();
+    const junk = join(dir, 'junk.pem');
+    writeFileSync(junk, 'not a certificate\n');
+    const broken = join(dir, 'broken.pem');
+    writeFileSync(broken, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+    expect(() => build(servers, `--etcd-cafile=${junk}`)).toThrow(new FlagError(`invalid value "${junk}" for flag --etcd-cafile: no PEM certificate found`));
+    expect(() => build(servers, `--etcd-cafile=${broken}`)).toThrow(/^invalid value ".*broken.pem" for flag --etcd-cafile: certificate 1 does not parse/);
+    expect(() => build(servers, `--etcd-cafile=${dir}`)).toThrow(new FlagError(`invalid value "${dir}" for flag --etcd-cafile: is a directory`));
+    expect(() => build(servers, `--etcd-certfile=${pki.clientKeyFile}`, `--etcd-keyfile=${pki.clientKeyFile}`))
+      .toThrow(new FlagError(`invalid value "${pki.clientKeyFile}" for flag --etcd-certfile: no PEM certificate found`));
+    expect(() => build(servers, `--etcd-certfile=${pki.clientCertFile}`, `--etcd-keyfile=${junk}`))
+      .toThrow(/^invalid value ".*junk.pem" for flag --etcd-keyfile: no PEM private key found/);
+    expect(() => build(servers, `--etcd-certfile=${pki.clientCertFile}`, `--etcd-keyfile=${pki.strangerKeyFile}`))
+      .toThrow(new FlagError(`invalid value "${pki.strangerKeyFile}" for flag --etcd-keyfile: the private key does not match the certificate of ${pki.clientCertFile}`));
+  });
+
+  it('need --etcd-servers, and refuse servers mixing http:// and https://', () => {
+    expect(() => build(`--etcd-cafile=${pki.caFile}`)).toThrow(new FlagError('--etcd-cafile, --etcd-certfile and --etcd-keyfile need --etcd-servers (the embedded store has no client TLS)'));
+    expect(() => build('--etcd-servers=https://a:2379,http://b:2379'))
+      .toThrow(new FlagError('invalid value "https://a:2379,http://b:2379" for flag --etcd-servers: mixes http:// and https:// URLs'));
+  });
+
+  it('with http:// servers: checked, then unused (plain text), as kube\'s etcd client does', () => {
+    const c = build('--etcd-servers=http://127.0.0.1:2379', `--etcd-cafile=${pki.caFile}`);
+    const storage = c.storage as { endpoints: string[]; tls?: EtcdClientTls };
+    expect(storage.tls).toEqual({ caFile: pki.caFile });
+    expect(tlsUnusedByEndpoints(storage.endpoints, storage.tls)).toBe(true);
+    expect(etcdClientCredentials(storage.endpoints, storage.tls)).toBeUndefined();
+    expect(() => build('--etcd-servers=http://127.0.0.1:2379', '--etcd-cafile=/nonexistent')).toThrow(FlagError);
+    expect(etcdClientCredentials(['https://127.0.0.1:2379'], storage.tls)).toMatchObject({ rootCertificate: readFileSync(pki.caFile) });
+  });
+
+  it('bin/platform-apiserver exits 2 with one line on stderr for a missing file', () => {
+    const res = spawnSync(join(__dirname, '..', '..', 'bin', 'platform-apiserver'), [servers, '--etcd-cafile=/nonexistent/ca.crt'], { encoding: 'utf8', timeout: 30_000 });
+    expect(res.status).toBe(2);
+    expect(res.stderr).toBe('platform-apiserver: invalid value "/nonexistent/ca.crt" for flag --etcd-cafile: no such file\n');
+  });
+});
