@@ -3,13 +3,13 @@
  * $(POD_IP) expansion) goes through the server's own parser and config builder, for the value sets the
  * chart supports, so a renamed or mistyped flag fails here rather than in a crash-looping pod.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildConfig } from '../../apiserver/config/server-config.js';
 import { parseFlags } from '../../apiserver/config/parse-flags.js';
-import { FlagError } from '../../apiserver/config/flag-error.js';
+import { generateCa, issueCert } from '../server/proxy-certs.js';
 import { containerArgs, findManifest, renderChart, RenderError, type RenderOptions } from './render.js';
-
-/** Flags the chart renders that the server does not have yet: etcd client TLS (kube-apiserver's names). */
-const notYetServerFlags = ['etcd-cafile', 'etcd-certfile', 'etcd-keyfile'];
 
 function args(opts: RenderOptions): string[] {
   return containerArgs(findManifest(renderChart(opts), 'Deployment'))
@@ -45,12 +45,27 @@ describe('the chart\'s server flags', () => {
     expect(a.indexOf('--anonymous-auth=false')).toBeGreaterThan(a.indexOf('--shutdown-timeout=30s'));
   });
 
-  it('etcd client TLS renders kube-apiserver\'s flags, which the server does not accept yet', () => {
+  it('etcd client TLS renders kube-apiserver\'s flags on the mounted Secret, which the server accepts', async () => {
+    const mount = '/etc/platform-apiserver/etcd';
     const a = args({ values: [{ etcd: { mode: 'external', external: { endpoints: ['https://e:2379'], clientTLSSecretName: 'etcd-client' } } }] });
-    const names = a.map((x) => x.slice(2, x.indexOf('=')));
-    expect(names.filter((n) => notYetServerFlags.includes(n))).toEqual(notYetServerFlags);
-    // When the server gains them this fails: drop notYetServerFlags and the note in docs/deploy.md.
-    expect(() => parseFlags(a)).toThrow(FlagError);
+    expect(a.filter((x) => /^--etcd-(cafile|certfile|keyfile)=/.test(x)))
+      .toEqual([`--etcd-cafile=${mount}/ca.crt`, `--etcd-certfile=${mount}/tls.crt`, `--etcd-keyfile=${mount}/tls.key`]);
+    // The server reads the files when it parses its flags: stand in for the kubelet's Secret mount.
+    const dir = mkdtempSync(join(tmpdir(), 'etcd-client-secret-'));
+    try {
+      const ca = await generateCa('etcd-ca');
+      const client = await issueCert(ca, 'platform-apiserver-etcd-client');
+      writeFileSync(join(dir, 'ca.crt'), ca.certPem);
+      writeFileSync(join(dir, 'tls.crt'), client.certPem);
+      writeFileSync(join(dir, 'tls.key'), client.keyPem);
+      const config = buildConfig(parseFlags(a.map((x) => x.replace(mount, dir))));
+      expect(config.storage).toEqual({
+        backend: 'etcd', endpoints: ['https://e:2379'],
+        tls: { caFile: join(dir, 'ca.crt'), certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') },
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a derived flag in server.flags, and a grace period shorter than the drain', () => {
