@@ -35,6 +35,23 @@ describe('LogBackend', () => {
     expect(lines.map((l) => JSON.parse(l).i)).toEqual([...Array(5000).keys()]);
   });
 
+  it('writes multi-byte lines, and lines larger than its write buffer, intact across writes', async () => {
+    const path = join(dir, 'audit.log');
+    const backend = new LogBackend({
+      output: await RotatingFile.open({ path, maxSizeBytes: 1 << 30, maxBackups: 0, maxAgeDays: 0 }),
+      mode: 'blocking', bufferSize: 10_000, batchMaxSize: 1, batchMaxWaitMs: 0,
+      metrics: auditMetrics(new Registry()), logger: memoryLogger().logger,
+    });
+    const big = `{"big":"${'€'.repeat(100_000)}"}`;
+    const sent = ['{"a":"é"}', big, '{"b":"😀"}', big.replace('big', 'again'), '{"c":1}'];
+    for (const line of sent.slice(0, 3)) backend.write(line);
+    await backend.flushed();
+    for (const line of sent.slice(3)) backend.write(line);
+    await backend.flushed();
+    await backend.close();
+    expect(readFileSync(path, 'utf8')).toBe(`${sent.join('\n')}\n`);
+  });
+
   it('batch mode: writes a full batch at once, a partial one after the wait', async () => {
     const path = join(dir, 'audit.log');
     const backend = new LogBackend({

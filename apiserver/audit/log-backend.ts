@@ -46,6 +46,8 @@ const maxWriteBytes = 1 << 20;
  * a few large writes rather than one per request; a request never waits for it.
  */
 const lingerMs = 5;
+/** The largest write buffer kept between writes (maxWriteBytes of lines at up to 3 bytes per character). */
+const maxKeptBuffer = 3 * maxWriteBytes + 2;
 /** Lines that make a write without lingering. */
 const fullWrite = 512;
 const firstRetryMs = 1000;
@@ -62,6 +64,7 @@ export class LogBackend implements AuditSink {
   #needNewline = false;
   #closed = false;
   #idle: (() => void)[] = [];
+  #buf = Buffer.allocUnsafe(64 * 1024);
 
   constructor(o: LogBackendOptions) {
     this.#o = o;
@@ -153,18 +156,42 @@ export class LogBackend implements AuditSink {
     }
   }
 
-  /** The next write: as many buffered lines as fit in maxWriteBytes (at least one), newline-terminated. */
+  /**
+   * The next write: as many buffered lines as fit in maxWriteBytes (at least one), each newline-terminated,
+   * encoded one by one into the reused write buffer (only one write is in flight, and its bytes are read
+   * back only by #failed before the next #take). Encoding each line where it lies costs a third of joining
+   * the lines into one string first (which copies every line and allocates the whole batch again), and a
+   * reused buffer saves a malloc and its page faults per write.
+   */
   #take(): { lines: string[]; bytes: Buffer } {
     const q = this.#queue;
     let n = 0;
     let size = 0;
     while (n < q.length && (n === 0 || size + q[n]!.length < maxWriteBytes)) size += q[n++]!.length + 1;
     const lines = n === q.length ? q : q.slice(0, n);
-    const prefix = this.#needNewline ? '\n' : '';
-    const bytes = Buffer.from(`${prefix}${lines.join('\n')}\n`);
+    const buf = this.#room(lines, size);
+    let off = 0;
+    if (this.#needNewline) buf[off++] = 0x0a;
+    for (let i = 0; i < lines.length; i++) {
+      off += buf.write(lines[i]!, off);
+      buf[off++] = 0x0a;
+    }
     if (n === q.length) this.#queue = [];
     else q.splice(0, n);
-    return { lines, bytes };
+    return { lines, bytes: buf.subarray(0, off) };
+  }
+
+  /** The write buffer, large enough for `lines` (`size` UTF-16 units with their newlines) in UTF-8 and a newline before. */
+  #room(lines: readonly string[], size: number): Buffer {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit: the exact length is counted only past that bound.
+    if (this.#buf.length >= size * 3 + 1) return this.#buf;
+    let need = 1;
+    for (const line of lines) need += Buffer.byteLength(line) + 1;
+    if (this.#buf.length >= need) return this.#buf;
+    const buf = Buffer.allocUnsafe(Math.max(need, this.#buf.length * 2));
+    // Kept for the next writes unless one huge line asked for it.
+    if (buf.length <= maxKeptBuffer) this.#buf = buf;
+    return buf;
   }
 
   #failed(err: WriteError, lines: readonly string[], bytes: Buffer): void {

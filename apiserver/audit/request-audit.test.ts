@@ -38,7 +38,7 @@ describe('RequestAudit', () => {
         config: { level: 'Metadata', omitStages: 0, omitManagedFields: false },
         auditID: 'id-i', requestURI: '/api/v1/pods', info: info('GET', '/api/v1/pods'),
         user: { name: 'alice', uid: '', groups: ['dev'] },
-        sourceIPs: ['10.0.0.1'], userAgent: '', sensitivity: 'none', annotations: () => undefined,
+        sourceIPs: ['10.0.0.1'], userAgent: '', sensitivity: 'none', annotations: {},
       });
       rec.emit('RequestReceived');
       rec.impersonated({ name: 'bob', uid: '', groups: ['team', 'system:authenticated'] });
@@ -59,7 +59,7 @@ describe('RequestAudit', () => {
 
   it('writes audit.k8s.io/v1 Events with kube\'s annotation keys, cut user agents and omitted stages', () => {
     const lines: string[] = [];
-    let annotations: Record<string, string> | undefined;
+    const state: { auditAnnotations?: Record<string, string> } = {};
     const rec = new RequestAudit(env(lines), {
       config: { level: 'Metadata', omitStages: stageBit.ResponseStarted, omitManagedFields: false },
       auditID: 'id-1',
@@ -70,12 +70,12 @@ describe('RequestAudit', () => {
       sourceIPs: ['10.0.0.1'],
       userAgent: 'x'.repeat(1100),
       sensitivity: 'none',
-      annotations: () => annotations,
+      annotations: state,
     });
     rec.emit('RequestReceived');
     rec.requestObject({ metadata: { name: 'ignored', namespace: 'ns', uid: 'uid-1', resourceVersion: '42' } });
     rec.authorized(true, 'RBAC: allowed by ClusterRoleBinding "x"');
-    annotations = { 'k8s.io/deprecated': 'true' };
+    state.auditAnnotations = { 'k8s.io/deprecated': 'true' };
     rec.emit('ResponseStarted');
     rec.status(200);
     rec.emit('ResponseComplete');
@@ -104,12 +104,41 @@ describe('RequestAudit', () => {
     });
   });
 
+  it('writes each line as compact JSON in kube\'s member order, annotation keys sorted as Go writes a map', () => {
+    const lines: string[] = [];
+    const state: { auditAnnotations?: Record<string, string> } = { auditAnnotations: { 'z.k8s.io/last': 'a', 'a.k8s.io/first': 'é"' } };
+    const rec = new RequestAudit(env(lines), {
+      config: { level: 'Metadata', omitStages: 0, omitManagedFields: false },
+      auditID: 'id-3', requestURI: '/api/v1/namespaces/ns/configmaps', info: info('POST', '/api/v1/namespaces/ns/configmaps'),
+      user: { name: 'jöe', uid: '', groups: [] }, sourceIPs: ['10.0.0.1', '10.0.0.2'], userAgent: 'ua', sensitivity: 'none', annotations: state,
+    });
+    rec.emit('RequestReceived');
+    rec.requestObject({ metadata: { name: 'cm1' } });
+    rec.authorized(false, 'no "way"');
+    rec.fail({ status: 'Failure', message: 'forbidden', reason: 'Forbidden', details: { kind: 'configmaps' }, code: 403 });
+    rec.emit('ResponseComplete');
+    const [received, complete] = lines.map((l) => JSON.parse(l));
+    // Byte for byte what JSON.stringify writes of the same members in the same order: no spaces, same escapes.
+    expect(lines[0]).toBe(JSON.stringify(received));
+    expect(lines[1]).toBe(JSON.stringify(complete));
+    expect(Object.keys(complete)).toEqual(['kind', 'apiVersion', 'level', 'auditID', 'stage', 'requestURI', 'verb', 'user', 'sourceIPs',
+      'userAgent', 'objectRef', 'responseStatus', 'requestReceivedTimestamp', 'stageTimestamp', 'annotations']);
+    expect(received.objectRef).toEqual({ resource: 'configmaps', namespace: 'ns', apiVersion: 'v1' });
+    // The create's name, from its body, from the next stage on.
+    expect(Object.keys(complete.objectRef)).toEqual(['resource', 'namespace', 'name', 'apiVersion']);
+    expect(complete.responseStatus).toEqual({ metadata: {}, status: 'Failure', message: 'forbidden', reason: 'Forbidden', details: { kind: 'configmaps' }, code: 403 });
+    expect(Object.keys(complete.annotations)).toEqual(['a.k8s.io/first', 'authorization.k8s.io/decision', 'authorization.k8s.io/reason', 'z.k8s.io/last']);
+    expect(complete.annotations['a.k8s.io/first']).toBe('é"');
+    expect(complete.annotations['authorization.k8s.io/reason']).toBe('no "way"');
+    expect(received.annotations).toEqual({ 'a.k8s.io/first': 'é"', 'z.k8s.io/last': 'a' });
+  });
+
   it('has no objectRef for non-resource requests; encodes objects once, when handed over', () => {
     const lines: string[] = [];
     const rec = new RequestAudit(env(lines), {
       config: { level: 'RequestResponse', omitStages: 0, omitManagedFields: true },
       auditID: 'id-2', requestURI: '/version', info: info('GET', '/version'), user: undefined, impersonatedUser: undefined,
-      sourceIPs: [], userAgent: '', sensitivity: 'none', annotations: () => undefined,
+      sourceIPs: [], userAgent: '', sensitivity: 'none', annotations: {},
     });
     const obj = { metadata: { name: 'a', managedFields: [{ manager: 'm' }] }, n: 1 };
     rec.responseObject(obj);

@@ -58,8 +58,11 @@ export interface RequestAuditInit {
   readonly sourceIPs: readonly string[];
   readonly userAgent: string;
   readonly sensitivity: Sensitivity;
-  /** The request's annotations so far and later (admission policies, deprecation): read at each stage. */
-  readonly annotations: () => Record<string, string> | undefined;
+  /**
+   * Holds the request's annotations (admission policies, deprecation) as `auditAnnotations`, set before or
+   * after this record is made: read at each stage. The audit filter passes the request's `ctx.state`.
+   */
+  readonly annotations: { readonly auditAnnotations?: Record<string, string> | undefined };
 }
 
 const maxUserAgentLength = 1024;
@@ -81,6 +84,66 @@ function userJson(u: UserInfo): string {
   return text;
 }
 
+/**
+ * The constant parts of an environment's event lines, encoded once: every line is a handful of these and of
+ * the per-request parts, joined without building and stringifying an Event object.
+ */
+interface Template {
+  /** Per level: `{"kind":"Event","apiVersion":"…","level":"…","auditID":`. */
+  readonly heads: Readonly<Record<string, string>>;
+  /** Per stage: `,"stage":"…"`. */
+  readonly stages: Readonly<Record<AuditStage, string>>;
+  /** The authorization annotations when they are the only ones, up to the reason's value. */
+  readonly allow: string;
+  readonly forbid: string;
+  readonly decisionKey: string;
+  readonly reasonKey: string;
+}
+
+const templates = new WeakMap<AuditEnvironment, Template>();
+
+function templateOf(env: AuditEnvironment): Template {
+  let t = templates.get(env);
+  if (t === undefined) {
+    const heads: Record<string, string> = {};
+    for (const level of ['None', 'Metadata', 'Request', 'RequestResponse']) {
+      heads[level] = `{"kind":"Event","apiVersion":${JSON.stringify(env.apiVersion)},"level":"${level}","auditID":`;
+    }
+    const stages = {} as Record<AuditStage, string>;
+    for (const stage of Object.keys(stageBit) as AuditStage[]) stages[stage] = `,"stage":"${stage}"`;
+    const decisionKey = JSON.stringify(env.decisionKey);
+    const reasonKey = JSON.stringify(env.reasonKey);
+    // Go writes map keys sorted: `…/decision` before `…/reason` (they share the group prefix).
+    const verdict = (d: string): string => `,"annotations":{${decisionKey}:"${d}",${reasonKey}:`;
+    t = { heads, stages, allow: verdict('allow'), forbid: verdict('forbid'), decisionKey: env.decisionKey, reasonKey: env.reasonKey };
+    templates.set(env, t);
+  }
+  return t;
+}
+
+/** `,"responseStatus":{"metadata":{},"code":N}` of the plain answers, kept per code. */
+const plainStatus: string[] = [];
+
+function plainStatusJson(code: number): string {
+  const i = code - 100;
+  if (i < 0 || i >= 500 || !Number.isInteger(code)) return `,"responseStatus":{"metadata":{},"code":${code}}`;
+  return (plainStatus[i] ??= `,"responseStatus":{"metadata":{},"code":${code}}`);
+}
+
+/** The JSON of a sourceIPs list, kept per (often per-connection, shared) array. */
+const ipsJsonCache = new WeakMap<readonly string[], string>();
+
+function ipsJson(ips: readonly string[]): string {
+  // Only the shared lists (source-ips.ts freezes those) are worth a cache entry.
+  if (!Object.isFrozen(ips)) return JSON.stringify(ips);
+  let text = ipsJsonCache.get(ips);
+  if (text === undefined) {
+    text = JSON.stringify(ips);
+    ipsJsonCache.set(ips, text);
+  }
+  return text;
+}
+
 function metaString(meta: Record<string, unknown>, key: string): string {
   const v = meta[key];
   return typeof v === 'string' ? v : '';
@@ -92,7 +155,12 @@ export class RequestAudit {
   readonly #env: AuditEnvironment;
   readonly #init: RequestAuditInit;
   readonly #received = nowMicros();
+  /** `{"kind":…,"auditID":"…"`: the line's start up to the stage. */
+  #head: string | undefined;
+  /** `,"requestReceivedTimestamp":"…","stageTimestamp":"`. */
+  #stamps: string | undefined;
   #receivedText: string | undefined;
+  /** From requestURI to objectRef: what every stage shares (until impersonated() or the request object changes it). */
   #common: string | undefined;
   // objectRef, filled from the request info, then from the request object's metadata.
   #namespace: string;
@@ -131,10 +199,13 @@ export class RequestAudit {
       const meta = (obj as { metadata?: unknown }).metadata;
       if (meta !== null && typeof meta === 'object') {
         const m = meta as Record<string, unknown>;
+        const before = this.#namespace.length + this.#name.length + this.#uid.length + this.#resourceVersion.length;
         if (this.#namespace === '') this.#namespace = metaString(m, 'namespace');
         if (this.#name === '') this.#name = metaString(m, 'name');
         if (this.#uid === '') this.#uid = metaString(m, 'uid');
         if (this.#resourceVersion === '') this.#resourceVersion = metaString(m, 'resourceVersion');
+        // Only empty members are filled: a change of the objectRef shows in the total length.
+        if (this.#namespace.length + this.#name.length + this.#uid.length + this.#resourceVersion.length !== before) this.#common = undefined;
       }
     }
     if (this.level === 'Request' || this.level === 'RequestResponse') this.#requestObject = this.#encode(obj);
@@ -201,7 +272,7 @@ export class RequestAudit {
     }
   }
 
-  /** The members every stage shares, from requestURI to userAgent. */
+  /** The members every stage shares, from requestURI to objectRef. */
   #commonPart(): string {
     if (this.#common !== undefined) return this.#common;
     const i = this.#init;
@@ -209,56 +280,77 @@ export class RequestAudit {
     if (ua.length > maxUserAgentLength) ua = `${ua.slice(0, maxUserAgentLength)}...TRUNCATED`;
     let s = `,"requestURI":${JSON.stringify(i.requestURI)},"verb":${JSON.stringify(i.info.verb)},"user":${i.user === undefined ? '{}' : userJson(i.user)}`;
     if (this.#impersonatedUser !== undefined) s += `,"impersonatedUser":${userJson(this.#impersonatedUser)}`;
-    if (i.sourceIPs.length > 0) s += `,"sourceIPs":${JSON.stringify(i.sourceIPs)}`;
+    if (i.sourceIPs.length > 0) s += `,"sourceIPs":${ipsJson(i.sourceIPs)}`;
     if (ua !== '') s += `,"userAgent":${JSON.stringify(ua)}`;
+    const info = i.info;
+    if (info.isResourceRequest) {
+      // kube's ObjectReference order; empty members left out (Go's omitempty).
+      let ref = '';
+      if (info.resource !== '') ref += `,"resource":${JSON.stringify(info.resource)}`;
+      if (this.#namespace !== '') ref += `,"namespace":${JSON.stringify(this.#namespace)}`;
+      if (this.#name !== '') ref += `,"name":${JSON.stringify(this.#name)}`;
+      if (this.#uid !== '') ref += `,"uid":${JSON.stringify(this.#uid)}`;
+      if (info.apiGroup !== '') ref += `,"apiGroup":${JSON.stringify(info.apiGroup)}`;
+      if (info.apiVersion !== '') ref += `,"apiVersion":${JSON.stringify(info.apiVersion)}`;
+      if (this.#resourceVersion !== '') ref += `,"resourceVersion":${JSON.stringify(this.#resourceVersion)}`;
+      if (info.subresource !== '') ref += `,"subresource":${JSON.stringify(info.subresource)}`;
+      s += ref === '' ? ',"objectRef":{}' : `,"objectRef":{${ref.slice(1)}}`;
+    }
     this.#common = s;
     return s;
   }
 
-  #objectRef(): Record<string, string> | undefined {
-    const info = this.#init.info;
-    if (!info.isResourceRequest) return undefined;
-    const ref: Record<string, string> = {};
-    if (info.resource !== '') ref.resource = info.resource;
-    if (this.#namespace !== '') ref.namespace = this.#namespace;
-    if (this.#name !== '') ref.name = this.#name;
-    if (this.#uid !== '') ref.uid = this.#uid;
-    if (info.apiGroup !== '') ref.apiGroup = info.apiGroup;
-    if (info.apiVersion !== '') ref.apiVersion = info.apiVersion;
-    if (this.#resourceVersion !== '') ref.resourceVersion = this.#resourceVersion;
-    if (info.subresource !== '') ref.subresource = info.subresource;
-    return ref;
-  }
-
-  #annotations(): Record<string, string> | undefined {
-    const given = this.#init.annotations();
-    if (this.#decision === undefined) return given === undefined || Object.keys(given).length === 0 ? undefined : given;
-    return { ...given, [this.#env.decisionKey]: this.#decision, [this.#env.reasonKey]: this.#reason ?? '' };
-  }
-
-  #jsonLine(stage: AuditStage): string {
-    let s = `{"kind":"Event","apiVersion":"${this.#env.apiVersion}","level":"${this.level}","auditID":${JSON.stringify(this.#init.auditID)},"stage":"${stage}"`;
-    s += this.#commonPart();
-    const ref = this.#objectRef();
-    if (ref !== undefined) s += `,"objectRef":${JSON.stringify(ref)}`;
-    const st = stage === 'RequestReceived' ? undefined : this.#responseStatus;
-    if (st !== undefined) {
-      s += `,"responseStatus":{"metadata":{}`;
-      if (st.status !== undefined) s += `,"status":${JSON.stringify(st.status)}`;
-      if (st.message !== undefined) s += `,"message":${JSON.stringify(st.message)}`;
-      if (st.reason !== undefined) s += `,"reason":${JSON.stringify(st.reason)}`;
-      if (st.details !== undefined) s += `,"details":${JSON.stringify(st.details)}`;
-      s += `,"code":${st.code}}`;
+  /** `,"annotations":{…}` (keys sorted, as Go writes a map), or '' when there are none. */
+  #annotationsPart(): string {
+    const given = this.#init.annotations.auditAnnotations;
+    const t = templateOf(this.#env);
+    if (given === undefined || Object.keys(given).length === 0) {
+      if (this.#decision === undefined) return '';
+      return `${this.#decision === 'allow' ? t.allow : t.forbid}${JSON.stringify(this.#reason ?? '')}}`;
     }
-    if (this.#requestObject !== undefined && stage !== 'RequestReceived') s += `,"requestObject":${this.#requestObject}`;
-    if (this.#responseObject !== undefined && (stage === 'ResponseComplete' || stage === 'Panic')) s += `,"responseObject":${this.#responseObject}`;
-    this.#receivedText ??= formatMicroTime(this.#received);
+    const all: Record<string, string> = { ...given };
+    if (this.#decision !== undefined) {
+      all[t.decisionKey] = this.#decision;
+      all[t.reasonKey] = this.#reason ?? '';
+    }
+    let s = '';
+    for (const key of Object.keys(all).sort()) s += `,${JSON.stringify(key)}:${JSON.stringify(all[key])}`;
+    return `,"annotations":{${s.slice(1)}}`;
+  }
+
+  /** `,"responseStatus":{…}`: the code alone for most answers, kept per code. */
+  #statusPart(st: ResponseStatus): string {
+    if (st.status === undefined && st.message === undefined && st.reason === undefined && st.details === undefined) return plainStatusJson(st.code);
+    let s = `,"responseStatus":{"metadata":{}`;
+    if (st.status !== undefined) s += `,"status":${JSON.stringify(st.status)}`;
+    if (st.message !== undefined) s += `,"message":${JSON.stringify(st.message)}`;
+    if (st.reason !== undefined) s += `,"reason":${JSON.stringify(st.reason)}`;
+    if (st.details !== undefined) s += `,"details":${JSON.stringify(st.details)}`;
+    return `${s},"code":${st.code}}`;
+  }
+
+  /**
+   * The Event in kube's member order: kind, apiVersion, level, auditID, stage, requestURI, verb, user,
+   * impersonatedUser, sourceIPs, userAgent, objectRef, responseStatus, requestObject, responseObject,
+   * requestReceivedTimestamp, stageTimestamp, annotations.
+   */
+  #jsonLine(stage: AuditStage): string {
+    const t = templateOf(this.#env);
+    this.#head ??= `${t.heads[this.level]}${JSON.stringify(this.#init.auditID)}`;
+    let s = `${this.#head}${t.stages[stage]}${this.#commonPart()}`;
+    if (stage !== 'RequestReceived') {
+      const st = this.#responseStatus;
+      if (st !== undefined) s += this.#statusPart(st);
+      if (this.#requestObject !== undefined) s += `,"requestObject":${this.#requestObject}`;
+      if (this.#responseObject !== undefined && (stage === 'ResponseComplete' || stage === 'Panic')) s += `,"responseObject":${this.#responseObject}`;
+    }
+    if (this.#stamps === undefined) {
+      this.#receivedText = formatMicroTime(this.#received);
+      this.#stamps = `,"requestReceivedTimestamp":"${this.#receivedText}","stageTimestamp":"`;
+    }
     // RequestReceived is stamped with the time the request was received, as kube stamps it.
-    const stageText = stage === 'RequestReceived' ? this.#receivedText : formatMicroTime(nowMicros());
-    s += `,"requestReceivedTimestamp":"${this.#receivedText}","stageTimestamp":"${stageText}"`;
-    const ann = this.#annotations();
-    if (ann !== undefined) s += `,"annotations":${JSON.stringify(ann)}`;
-    return `${s}}`;
+    const stageText = stage === 'RequestReceived' ? this.#receivedText! : formatMicroTime(nowMicros());
+    return `${s}${this.#stamps}${stageText}"${this.#annotationsPart()}}`;
   }
 
   /** kube's legacy format (`--audit-log-format=legacy`): one line of quoted fields. */

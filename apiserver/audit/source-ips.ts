@@ -19,36 +19,44 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** The connection's address, normalized once per connection (keep-alive connections carry many requests). */
-const remoteCache = new WeakMap<object, string | null>();
+/**
+ * Per connection (keep-alive connections carry many requests): the remote address normalized, as the list a
+ * request without forwarding headers reports, shared (frozen) by all of them.
+ */
+const remoteCache = new WeakMap<object, readonly string[]>();
+const none: readonly string[] = Object.freeze([]);
 
-function remoteOf(req: IncomingMessage): string | undefined {
+function remoteOf(req: IncomingMessage): readonly string[] {
   const socket = req.socket;
   let remote = remoteCache.get(socket);
   if (remote === undefined) {
     const address = socket.remoteAddress;
-    remote = address === undefined ? null : (normalize(address) ?? null);
+    const ip = address === undefined ? undefined : normalize(address);
+    remote = ip === undefined ? none : Object.freeze([ip]);
     // Not cached before the address is known (a socket may not report it yet).
     if (address !== undefined) remoteCache.set(socket, remote);
   }
-  return remote ?? undefined;
+  return remote;
 }
 
-export function sourceIPs(req: IncomingMessage): string[] {
-  const ips: string[] = [];
+/** The request's source addresses; without forwarding headers, a frozen list shared by its connection. */
+export function sourceIPs(req: IncomingMessage): readonly string[] {
   const forwarded = header(req, 'x-forwarded-for');
+  const real = header(req, 'x-real-ip');
+  const remote = remoteOf(req);
+  if ((forwarded === undefined || forwarded === '') && (real === undefined || real === '')) return remote;
+  const ips: string[] = [];
   if (forwarded !== undefined && forwarded !== '') {
     for (const part of forwarded.split(',')) {
       const ip = normalize(part);
       if (ip !== undefined) ips.push(ip);
     }
   }
-  const real = header(req, 'x-real-ip');
   if (real !== undefined && real !== '') {
     const ip = normalize(real);
     if (ip !== undefined && !ips.includes(ip)) ips.push(ip);
   }
-  const remote = remoteOf(req);
-  if (remote !== undefined && (ips.length === 0 || ips[ips.length - 1] !== remote)) ips.push(remote);
+  const r = remote[0];
+  if (r !== undefined && (ips.length === 0 || ips[ips.length - 1] !== r)) ips.push(r);
   return ips;
 }

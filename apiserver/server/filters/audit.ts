@@ -120,9 +120,10 @@ function newRecord(ctx: AppContext, o: AuditFilterOptions, config: RequestAuditC
     info,
     user,
     sourceIPs: sourceIPs(ctx.req),
-    userAgent: ctx.get('User-Agent'),
+    userAgent: ctx.req.headers['user-agent'] ?? '',
     sensitivity: sensitivityOf(info, o.naming),
-    annotations: () => state.auditAnnotations,
+    // Read at each stage: admission and the resource router add annotations after this filter.
+    annotations: state,
   });
 }
 
