@@ -110,12 +110,27 @@ describeEtcd('etcd client TLS', () => {
     const store = await openEtcdStore({ endpoints: [endpoint], tls: { caFile: pki.caFile, certFile: pki.clientCertFile, keyFile: pki.clientKeyFile } });
     try {
       const got = await store.get('/registry/configmaps/default/over-tls');
-      expect(got.kv?.value.toString('utf8')).toContain('over-tls');
+      expect(Buffer.from(got.kv!.value).toString('utf8')).toContain('over-tls');
     } finally {
       await store.close();
     }
   });
 
+
+  it('with http:// servers the files are checked, then unused: plain text, as kube\'s etcd client, and a warning', async () => {
+    const plain = await startEtcd();
+    try {
+      const dataDir = tempDir();
+      const config = configFromFlags(dataDir, [`--etcd-servers=${plain.endpoints[0]!}`, `--etcd-cafile=${pki.caFile}`, `--etcd-certfile=${pki.clientCertFile}`, `--etcd-keyfile=${pki.clientKeyFile}`]);
+      const log = memoryLogger();
+      const server = await startTestServer(config, { logger: log.logger });
+      await eventually(async () => (await httpsRequest(`${server.url}/readyz`, { ca: server.caPem! })).status === 200, '/readyz over plain etcd');
+      expect(log.lines().filter((l) => l.includes('the etcd servers are http:// URLs: --etcd-cafile, --etcd-certfile and --etcd-keyfile are not used'))).toHaveLength(1);
+      await server.close();
+    } finally {
+      await plain.stop();
+    }
+  });
 
   // As with any unreachable store, start-up fails once the first store calls time out (10 s per call).
   it.each([
@@ -182,7 +197,7 @@ describe('etcd TLS flags', () => {
 
   it('with http:// servers: checked, then unused (plain text), as kube\'s etcd client does', () => {
     const c = build('--etcd-servers=http://127.0.0.1:2379', `--etcd-cafile=${pki.caFile}`);
-    const storage = c.storage as { endpoints: string[]; tls?: EtcdClientTls };
+    const storage = c.storage as { readonly endpoints: readonly string[]; readonly tls?: EtcdClientTls };
     expect(storage.tls).toEqual({ caFile: pki.caFile });
     expect(tlsUnusedByEndpoints(storage.endpoints, storage.tls)).toBe(true);
     expect(etcdClientCredentials(storage.endpoints, storage.tls)).toBeUndefined();
