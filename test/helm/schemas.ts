@@ -26,8 +26,12 @@ type Json = Record<string, any>;
 // object, but under jest (CommonJS interop) and tsx (Node's ESM) alike it is the plugin itself.
 const addFormats = addFormatsImport as unknown as FormatsPlugin;
 
-/** `../shared/testdata` beside the repository. */
-export const sharedTestdata = resolve(repoRoot, '..', 'shared', 'testdata');
+/**
+ * `../shared/testdata` beside the repository, else the workplace's `/work/shared/testdata` (where the other
+ * suites read it from: a clone elsewhere, as CI makes, has no `../shared`).
+ */
+const besideRepo = resolve(repoRoot, '..', 'shared', 'testdata');
+export const sharedTestdata = existsSync(besideRepo) ? besideRepo : '/work/shared/testdata';
 const k8sSchemaDir = join(sharedTestdata, 'k8s-json-schema', 'v1.32.10-standalone-strict');
 const crdFiles = [
   join(sharedTestdata, 'crds', 'prometheus-operator', 'crds', 'monitoring.coreos.com_servicemonitors.yaml'),
