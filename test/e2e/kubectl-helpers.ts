@@ -107,15 +107,17 @@ export async function startApiserver(extraArgs: readonly string[]): Promise<Runn
       return new Promise((resolvePromise, reject) => {
         const proc = spawn(options.binary ?? 'kubectl', ['--kubeconfig', kubeconfig, ...args], {
           env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C' },
-          stdio: ['pipe', 'pipe', 'pipe'],
+          // No stdin pipe unless there is something to send: a command that exits without reading it would
+          // race our write (EPIPE).
+          stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
         });
         let out = '';
         let err = '';
-        proc.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
-        proc.stderr.setEncoding('utf8').on('data', (c: string) => { err += c; });
+        proc.stdout!.setEncoding('utf8').on('data', (c: string) => { out += c; });
+        proc.stderr!.setEncoding('utf8').on('data', (c: string) => { err += c; });
         proc.once('error', reject);
         proc.once('close', (status) => resolvePromise({ status, stdout: out, stderr: err }));
-        proc.stdin.end(options.stdin ?? '');
+        if (options.stdin !== undefined) proc.stdin!.end(options.stdin);
       });
     },
     file(name, content) {
