@@ -23,6 +23,8 @@ export interface RequestOptions {
   readonly method?: string;
   readonly headers?: Record<string, string>;
   readonly signal?: AbortSignal;
+  /** Sent as the request body. */
+  readonly body?: string;
 }
 
 /** One HTTPS request on a fresh connection (no keep-alive pool to clean up). */
@@ -41,7 +43,7 @@ export function httpsRequest(url: string, o: RequestOptions = {}): Promise<HttpR
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(o.body);
   });
 }
 

@@ -119,21 +119,13 @@ function splitResponse(text: string): { head: string; body: string } {
 
 /** A JSON POST on a fresh connection. */
 function post(server: RunningServer, token: string, path: string, body: unknown): Promise<HttpResult> {
-  return new Promise((resolve, reject) => {
-    const data = JSON.stringify(body);
-    const req = request(`${server.url}${path}`, {
-      method: 'POST',
-      ca: server.caPem!,
-      agent: false,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(data)) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(data);
+  const data = JSON.stringify(body);
+  return httpsRequest(`${server.url}${path}`, {
+    method: 'POST',
+    ca: server.caPem!,
+    token,
+    headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(data)) },
+    body: data,
   });
 }
 
