@@ -71,12 +71,13 @@ export interface AppOptions {
 /**
  * Assembles the Koa application: the filter chain in the order of DESIGN.md, then the endpoints.
  *
- *   request id -> request log -> recover -> request lifecycle (signal, deadline) -> shutdown refusal -> limits
- *   -> [request info] -> authentication -> audit -> impersonation -> authorization
- *   -> health / version -> api -> 404
+ *   request id -> [tracing] -> [metrics] -> request log -> recover -> request lifecycle (signal, deadline)
+ *   -> [shutdown refusal] -> limits -> authentication -> [audit] -> impersonation -> authorization
+ *   -> health / version / metrics -> api -> 404
  *
- * Bracketed filters do not exist yet; each goes in at its marked place below. Metrics and tracing go
- * right after the request id. The request log sits outside recover so it records the final status.
+ * Bracketed filters are installed only when configured (tracing, request metrics, auditing, a shutdown
+ * sequence), so what is off costs nothing per request. Tracing and metrics sit outside recover to see the
+ * whole request and its final status, as the request log does. Request info is parsed on first use.
  */
 export function createApp(o: AppOptions): Koa<RequestState> {
   const app = new Koa<RequestState>();
@@ -100,7 +101,6 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     maxBodyBytes: maxRequestBodyBytes,
     ...(o.requestMetrics === undefined ? {} : { inflight: o.requestMetrics }),
   }));
-  // [request info]: parse verb, group, version, resource, subresource, namespace, name into ctx.state.
   app.use(authentication({
     authenticators: o.authenticators,
     ...(o.anonymous === undefined ? {} : { anonymous: o.anonymous }),
