@@ -48,8 +48,9 @@ build: deps
 typecheck: deps
 	npx tsc --noEmit -p tsconfig.json
 
+# One local replica, no load balancer to drain from: Ctrl-C stops at once (ARGS may set another delay).
 run: build
-	node --max-semi-space-size=32 dist/apiserver/main.js --data-dir=$(DATA_DIR) $(ARGS)
+	node --max-semi-space-size=32 dist/apiserver/main.js --data-dir=$(DATA_DIR) --shutdown-delay-duration=0s $(ARGS)
 
 test: deps typecheck
 	npx jest $(JEST_ARGS)
