@@ -14,6 +14,7 @@
  * has no labels, the plugin and level values are a handful of constants.
  */
 import { Counter, type Registry } from 'prom-client';
+import { CounterFamily, type CounterCell } from './metric-families.js';
 
 export interface AuditMetrics {
   /** One audit event (one stage of one request) was generated and handed to the backend. */
@@ -28,23 +29,27 @@ export interface AuditMetrics {
 
 export function auditMetrics(registry: Registry): AuditMetrics {
   const registers = [registry];
-  const events = new Counter({
+  // Counted per event and per request: series resolved once (metric-families.ts), not through prom-client's
+  // labelled children, which hash the labels on every increment.
+  const events = new CounterFamily({
     name: 'apiserver_audit_event_total',
     help: 'Counter of audit events generated and sent to the audit backend.',
-    registers,
-  });
+    labelNames: [],
+    registry,
+  }).child();
   const errors = new Counter({
     name: 'apiserver_audit_error_total',
     help: 'Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.',
     labelNames: ['plugin'],
     registers,
   });
-  const levels = new Counter({
+  const levels = new CounterFamily({
     name: 'apiserver_audit_level_total',
     help: 'Counter of policy levels for audit events (1 per request).',
     labelNames: ['level'],
-    registers,
+    registry,
   });
+  const levelCells: Record<string, CounterCell> = {};
   const rejected = new Counter({
     name: 'apiserver_audit_requests_rejected_total',
     help: 'Counter of apiserver requests rejected due to an error in audit logging backend.',
@@ -55,7 +60,7 @@ export function auditMetrics(registry: Registry): AuditMetrics {
     eventsDropped: (plugin, count) => {
       if (count > 0) errors.inc({ plugin }, count);
     },
-    policyLevel: (level) => levels.inc({ level }),
+    policyLevel: (level) => (levelCells[level] ??= levels.child(level)).inc(),
     requestRejected: () => rejected.inc(),
   };
 }
