@@ -5,14 +5,14 @@
  * histograms). Best of three runs of 200,000 each.
  */
 import { Registry } from 'prom-client';
-import type { ServedResource } from '../apiserver/endpoints/resources/served-resources.js';
+import type { ServedResource } from '../apiserver/registry/served-resources.js';
 import { dryRunIndex, scopeIndex, verbIndex } from '../apiserver/metrics/request-labels.js';
 import { RequestMetrics } from '../apiserver/metrics/request-metrics.js';
 import { naming } from '../apiserver/naming/naming.js';
 import { configMaps } from '../apiserver/registry/kinds/core/configmap.js';
 import { parseRequestInfo } from '../apiserver/request/request-info.js';
 import { requestMetrics } from '../apiserver/server/filters/metrics.js';
-import type { AppContext } from '../apiserver/server/request-state.js';
+import type { AppContext } from '../apiserver/request/request-state.js';
 
 const served = { strategy: configMaps, group: '', set: '', registry: undefined as never } as unknown as ServedResource;
 

@@ -12,7 +12,7 @@ import type { KubeObject } from '../api/object.js';
 import type { GenericRegistry } from '../registry/generic/generic-registry.js';
 import { groupVersionOf, isAvailable, serviceOf, specOf } from '../registry/kinds/apiregistration/apiservice-conditions.js';
 import type { Logger } from '../log/logger.js';
-import type { Filter } from '../server/request-state.js';
+import type { Filter } from '../request/request-state.js';
 import type { AggregatedSource } from './aggregated-group-version.js';
 import { followAPIServices, type APIServiceMap, type Follower } from './apiservice-follower.js';
 import { startAvailabilityController, type AvailabilityController } from './availability-controller.js';

@@ -19,7 +19,7 @@ import { request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { notAcceptable, serviceUnavailable, unsupportedMediaType } from '../errors/constructors.js';
 import type { Logger } from '../log/logger.js';
-import type { AppContext, Filter } from '../server/request-state.js';
+import type { AppContext, Filter } from '../request/request-state.js';
 import type { BackendTransport } from './backend-transport.js';
 import { hostPort } from './backend-client.js';
 import { acceptWithoutProtobuf, identityHeaders, isProtobufType, requestHeaders, responseHeaders } from './proxy-headers.js';

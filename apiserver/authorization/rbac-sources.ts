@@ -5,7 +5,7 @@
  * grants and the bootstrap bindings hold.
  */
 import type { KubeObject } from '../api/object.js';
-import type { ServedResources } from '../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../registry/served-resources.js';
 import type { Naming } from '../naming/naming.js';
 import type { RbacSource, RbacSources } from './rbac-feed.js';
 import type { RbacIndex } from './rbac-index.js';

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { naming, type Naming } from '../naming/naming.js';
 import { groupOf } from '../registry/kind-strategy.js';
 import { builtinKinds } from '../registry/kinds/index.js';
-import { checkRuntimeConfig, parseRuntimeConfig } from '../registry/runtime-config.js';
+import { checkRuntimeConfig, parseRuntimeConfig } from './runtime-config.js';
 import { resolve } from 'node:path';
 import { defaultFeatureGates, type FeatureGates } from '../features/feature-gates.js';
 import { parseFeatureGatesFlag } from './feature-gates-flag.js';

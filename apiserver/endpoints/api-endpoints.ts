@@ -11,12 +11,12 @@ import { certificateAdmission } from '../admission/plugins/certificates.js';
 import { defaultFeatureGates, type FeatureGates } from '../features/feature-gates.js';
 import type { Naming } from '../naming/naming.js';
 import { noServerServices, type KindStrategy, type ServerServices } from '../registry/kind-strategy.js';
-import type { RuntimeConfig } from '../registry/runtime-config.js';
-import type { Filter } from '../server/request-state.js';
+import type { RuntimeConfig } from '../config/runtime-config.js';
+import type { Filter } from '../request/request-state.js';
 import { discoveryEndpoints } from './discovery/discovery-endpoints.js';
 import { openapiEndpoints } from './openapi/openapi-endpoints.js';
 import { resourceRouter } from './resources/resource-router.js';
-import { serveResources, type ServedResources, type ServeOptions } from './resources/served-resources.js';
+import { serveResources, type ServedResources, type ServeOptions } from '../registry/served-resources.js';
 import type { AggregatedSource } from '../aggregator/aggregated-group-version.js';
 
 export interface ApiOptions {

@@ -1,6 +1,6 @@
 import type { Logger } from '../log/logger.js';
 import { notFound } from '../errors/constructors.js';
-import type { AppContext } from '../server/request-state.js';
+import type { AppContext } from '../request/request-state.js';
 import type { HealthCheck } from './health-check.js';
 
 /** The three health endpoints and the checks each runs. */

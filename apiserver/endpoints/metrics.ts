@@ -3,7 +3,7 @@
  * kube-apiserver's). Returns false for other paths.
  */
 import type { Registry } from 'prom-client';
-import type { AppContext } from '../server/request-state.js';
+import type { AppContext } from '../request/request-state.js';
 
 export async function serveMetrics(ctx: AppContext, registry: Registry): Promise<boolean> {
   if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path !== '/metrics') return false;

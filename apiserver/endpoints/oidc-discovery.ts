@@ -10,7 +10,7 @@
  * system:service-account-issuer-discovery grants them).
  */
 import type { VerificationKey } from '../auth/service-account/keys.js';
-import type { Filter } from '../server/request-state.js';
+import type { Filter } from '../request/request-state.js';
 
 export const openIdConfigurationPath = '/.well-known/openid-configuration';
 export const jwksPath = '/openid/v1/jwks';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../server/request-state.js';
+import type { AppContext } from '../request/request-state.js';
 
 /**
  * The Kubernetes minor version this server speaks. kubectl's dispatcher on these machines reads

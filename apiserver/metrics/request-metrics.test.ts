@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import type { ServedResource } from '../endpoints/resources/served-resources.js';
+import type { ServedResource } from '../registry/served-resources.js';
 import { naming } from '../naming/naming.js';
 import { configMaps } from '../registry/kinds/core/configmap.js';
 import { parseRequestInfo, type RequestInfo } from '../request/request-info.js';

@@ -23,7 +23,7 @@
  * No user names or object names appear in any label.
  */
 import type { Registry } from 'prom-client';
-import type { ServedResource } from '../endpoints/resources/served-resources.js';
+import type { ServedResource } from '../registry/served-resources.js';
 import { deprecationOf } from '../endpoints/resources/deprecation.js';
 import type { Naming } from '../naming/naming.js';
 import type { RequestInfo } from '../request/request-info.js';

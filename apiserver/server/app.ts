@@ -25,10 +25,8 @@ import type { AuthMetrics } from '../metrics/auth-metrics.js';
 import { tracing } from './filters/tracing.js';
 import type { RequestTracing } from '../tracing/request-tracing.js';
 import type { InFlightRequests } from './in-flight-requests.js';
-import type { AppContext, Filter, RequestState } from './request-state.js';
-
-/** Largest request body, as kube-apiserver (etcd itself takes 1.5 MiB per value). */
-export const maxRequestBodyBytes = 3 * 1024 * 1024;
+import type { AppContext, Filter, RequestState } from '../request/request-state.js';
+import { maxRequestBodyBytes } from '../request/limits.js';
 
 export interface AppOptions {
   readonly logger: Logger;

@@ -6,7 +6,7 @@
  * (`--runtime-config` turned them off).
  */
 import type { Authorizer } from '../authorization/authorizer.js';
-import type { ServedResources } from '../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../registry/served-resources.js';
 import type { Logger } from '../log/logger.js';
 import type { Naming } from '../naming/naming.js';
 import { policyAdmission, type PolicyAdmission } from '../admission/policy/policy-admission.js';

@@ -30,7 +30,7 @@ import { loadTokenFile } from '../auth/token-file.js';
 import { x509Authenticator } from '../auth/x509-authenticator.js';
 import type { AuthorizationMode } from '../authorization/authorization-modes.js';
 import { defaultServiceAccounts, type ServerConfig, type ServiceAccountConfig } from '../config/server-config.js';
-import type { ServedResources } from '../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../registry/served-resources.js';
 import type { Naming } from '../naming/naming.js';
 
 export interface Authentication {

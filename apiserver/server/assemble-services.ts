@@ -11,7 +11,7 @@
 import type { Store } from '../../storage/interface.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { parseNodePortRange, parseServiceClusterIPRanges } from '../config/service-range-flags.js';
-import type { ServedResources } from '../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../registry/served-resources.js';
 import type { Logger } from '../log/logger.js';
 import type { Naming } from '../naming/naming.js';
 import type { WriteHooks } from '../registry/kind-strategy.js';
@@ -19,7 +19,7 @@ import { BitmapAllocator } from '../registry/kinds/core/service-allocation/bitma
 import { bitmapFamily, ipAddressFamily, type FamilyAllocator } from '../registry/kinds/core/service-allocation/family-allocators.js';
 import { parseServiceRange, staticBandSize, type ServiceIPRange } from '../registry/kinds/core/service-allocation/ip-range.js';
 import { serviceWriteHooks, type ServiceAllocators } from '../registry/kinds/core/service-allocation/service-allocator.js';
-import type { RuntimeConfig } from '../registry/runtime-config.js';
+import type { RuntimeConfig } from '../config/runtime-config.js';
 import type { KubeObject } from '../api/object.js';
 import { networkInterfaces } from 'node:os';
 

@@ -27,7 +27,7 @@ import { startTokenCleaner } from '../controllers/tokencleaner/token-cleaner.js'
 import { startServiceAllocationRepair } from '../controllers/service-allocation-repair/repair-controller.js';
 import type { ServiceAllocation } from './assemble-services.js';
 import { startKubernetesServiceController } from '../controllers/kubernetes-service/kubernetes-service-controller.js';
-import type { ServedResources } from '../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../registry/served-resources.js';
 import { createEventRecorder } from '../events/event-recorder.js';
 import type { Logger } from '../log/logger.js';
 import type { Naming } from '../naming/naming.js';

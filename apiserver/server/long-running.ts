@@ -1,4 +1,4 @@
-import type { AppContext } from './request-state.js';
+import type { AppContext } from '../request/request-state.js';
 
 const trueWords = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const streamingSubresources = new Set(['exec', 'attach', 'portforward', 'proxy']);

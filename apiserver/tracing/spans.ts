@@ -9,7 +9,7 @@
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import type { AdmissionAttributes } from '../admission/attributes.js';
 import type { AdmissionChain } from '../admission/chain.js';
-import type { AppContext } from '../server/request-state.js';
+import type { AppContext } from '../request/request-state.js';
 import type { TraceScope } from './request-tracing.js';
 
 /** kube's `SerializeObject` span; `encoding` becomes `gzip` when the body is compressed. */

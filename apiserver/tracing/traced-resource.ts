@@ -7,7 +7,7 @@
  */
 import { qualifiedResource } from '../errors/constructors.js';
 import { genericRegistryOver } from '../registry/generic/generic-registry.js';
-import type { ServedResource } from '../endpoints/resources/served-resources.js';
+import type { ServedResource } from '../registry/served-resources.js';
 import { instrumentStore } from '../../storage/instrumented-store.js';
 import type { TraceScope } from './request-tracing.js';
 import { storeTracingHook } from './store-tracing.js';

@@ -16,7 +16,7 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { AuthorizationAttributes, Authorizer } from '../../apiserver/authorization/authorizer.js';
 import type { RunningServer } from '../../apiserver/server/start-server.js';
-import type { Filter } from '../../apiserver/server/request-state.js';
+import type { Filter } from '../../apiserver/request/request-state.js';
 import { isImpersonationHeader } from '../../apiserver/auth/impersonation.js';
 import { startTestServer, stopAll, tempDir } from '../server/helpers.js';
 

@@ -14,7 +14,7 @@ import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import type { Authorizer } from '../../apiserver/authorization/authorizer.js';
 import type { RunningServer } from '../../apiserver/server/start-server.js';
-import type { Filter } from '../../apiserver/server/request-state.js';
+import type { Filter } from '../../apiserver/request/request-state.js';
 import { eventually, memoryLogger, startTestServer, stopAll, tempDir } from './helpers.js';
 import { generateCa, issueCert, type CertAndKey } from './proxy-certs.js';
 

@@ -5,7 +5,7 @@ import { adminTokenPath } from '../../apiserver/auth/admin-credentials.js';
 import { staticTokenAuthenticator } from '../../apiserver/auth/token-authenticator.js';
 import { parseTokenFile, TokenFileError } from '../../apiserver/auth/token-file.js';
 import { bearerToken } from '../../apiserver/server/filters/authentication.js';
-import type { Filter } from '../../apiserver/server/request-state.js';
+import type { Filter } from '../../apiserver/request/request-state.js';
 import { buildAuthorizer } from '../../apiserver/authorization/authorization-modes.js';
 import { RbacIndex } from '../../apiserver/authorization/rbac-index.js';
 import { seedIndex } from '../../apiserver/authorization/rbac-sources.js';

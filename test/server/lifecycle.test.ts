@@ -2,7 +2,7 @@ import { request } from 'node:https';
 import { PassThrough } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import { adminTokenPath } from '../../apiserver/auth/admin-credentials.js';
-import type { Filter } from '../../apiserver/server/request-state.js';
+import type { Filter } from '../../apiserver/request/request-state.js';
 import { httpsRequest, memoryLogger, startTestServer, stopAll, tempDir } from './helpers.js';
 
 afterEach(stopAll);

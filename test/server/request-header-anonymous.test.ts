@@ -13,7 +13,7 @@ import type { Authorizer } from '../../apiserver/authorization/authorizer.js';
 import { buildConfig } from '../../apiserver/config/server-config.js';
 import { parseFlags } from '../../apiserver/config/parse-flags.js';
 import type { RunningServer } from '../../apiserver/server/start-server.js';
-import type { Filter } from '../../apiserver/server/request-state.js';
+import type { Filter } from '../../apiserver/request/request-state.js';
 import { memoryLogger, startTestServer, stopAll, tempDir, testConfig } from './helpers.js';
 import { startServer } from '../../apiserver/server/start-server.js';
 import { generateCa, issueCert, type CertAndKey } from './proxy-certs.js';

@@ -14,7 +14,7 @@
  * delete through another replica is seen once this replica's cache has it, as in Kubernetes.
  */
 import type { KubeObject } from '../../api/object.js';
-import type { ServedResources } from '../../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../../registry/served-resources.js';
 import { conflict, forbidden } from '../../errors/constructors.js';
 import { isStatusError, StatusError } from '../../errors/status-error.js';
 import type { Naming } from '../../naming/naming.js';

@@ -23,7 +23,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../../api/object.js';
-import type { ServedResources } from '../../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../../registry/served-resources.js';
 import { forbidden } from '../../errors/constructors.js';
 import { isStatusError, type StatusError } from '../../errors/status-error.js';
 import type { Naming } from '../../naming/naming.js';

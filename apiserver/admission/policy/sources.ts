@@ -12,7 +12,7 @@
  *   cache does not have it yet (Kubernetes' lister-then-client).
  */
 import type { KubeObject } from '../../api/object.js';
-import type { ServedResources } from '../../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../../registry/served-resources.js';
 import { StatusError } from '../../errors/status-error.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
 import type { StoredShape } from '../../registry/generic/stored-shape.js';

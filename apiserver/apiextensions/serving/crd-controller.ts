@@ -21,7 +21,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../../api/object.js';
-import type { ServedResources } from '../../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../../registry/served-resources.js';
 import { StatusError } from '../../errors/status-error.js';
 import type { Naming } from '../../naming/naming.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';

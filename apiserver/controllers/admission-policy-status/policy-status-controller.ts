@@ -15,7 +15,7 @@
  * Runs on the leader replica only (leader-election.ts), like the other in-server controllers.
  */
 import type { KubeObject } from '../../api/object.js';
-import type { ServedResources } from '../../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../../registry/served-resources.js';
 import { StatusError } from '../../errors/status-error.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
 import { followRegistry } from '../follow-registry.js';

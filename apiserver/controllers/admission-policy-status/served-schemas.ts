@@ -4,7 +4,7 @@
  * by plural or singular name as a REST mapper does, and each kind's object schema. Read at every call, so
  * a custom resource served since the last check is seen.
  */
-import type { ServedResources } from '../../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../../registry/served-resources.js';
 import type { Schema } from '../../schema/schema.js';
 import type { GroupVersionKind, SchemaResolver } from './type-check.js';
 

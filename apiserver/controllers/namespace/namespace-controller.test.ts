@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeObject } from '../../api/object.js';
-import { serveResources, type ServedResources } from '../../endpoints/resources/served-resources.js';
+import { serveResources, type ServedResources } from '../../registry/served-resources.js';
 import { createEventRecorder, type EventRecorder } from '../../events/event-recorder.js';
 import { naming } from '../../naming/naming.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';

@@ -15,7 +15,7 @@
  */
 import { passLoop } from '../pass-loop.js';
 import type { KubeObject } from '../../api/object.js';
-import type { ServedResource, ServedResources } from '../../endpoints/resources/served-resources.js';
+import type { ServedResource, ServedResources } from '../../registry/served-resources.js';
 import type { EventRecorder } from '../../events/event-recorder.js';
 import { referenceOf } from '../../events/object-reference.js';
 import { FINALIZER_KUBERNETES } from '../../registry/kinds/core/namespace.js';

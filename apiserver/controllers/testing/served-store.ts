@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeObject } from '../../api/object.js';
-import { serveResources, type ServedResources } from '../../endpoints/resources/served-resources.js';
+import { serveResources, type ServedResources } from '../../registry/served-resources.js';
 import type { Naming } from '../../naming/naming.js';
 import { decodeObject } from '../../registry/generic/object-codec.js';
 import { builtinKinds } from '../../registry/kinds/index.js';

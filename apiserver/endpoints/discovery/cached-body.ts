@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import type { AppContext } from '../../server/request-state.js';
+import type { AppContext } from '../../request/request-state.js';
 
 /** kube-apiserver compresses responses at least this large (its gzip threshold). */
 export const gzipThresholdBytes = 128 * 1024;

@@ -12,7 +12,7 @@ import { isIPv6 } from 'node:net';
 import { notAcceptable } from '../../errors/constructors.js';
 import type { Naming } from '../../naming/naming.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
-import type { AppContext, Filter } from '../../server/request-state.js';
+import type { AppContext, Filter } from '../../request/request-state.js';
 import { aggregatedContentType } from './aggregated-documents.js';
 import { chooseDiscovery } from './accept.js';
 import { cachedBody, serveCached } from './cached-body.js';

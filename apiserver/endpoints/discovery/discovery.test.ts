@@ -1,6 +1,6 @@
 import { naming } from '../../naming/naming.js';
 import { serviceAccounts } from '../../registry/kinds/core/serviceaccount.js';
-import { parseRuntimeConfig } from '../../registry/runtime-config.js';
+import { parseRuntimeConfig } from '../../config/runtime-config.js';
 import { chooseDiscovery } from './accept.js';
 import { ifNoneMatchHits } from './cached-body.js';
 import { discoveryDocuments } from './discovery-documents.js';

@@ -8,7 +8,7 @@ import Koa from 'koa';
 import { notFound } from '../../errors/constructors.js';
 import { statusBody } from '../../errors/status-body.js';
 import { isStatusError } from '../../errors/status-error.js';
-import type { Filter, RequestState } from '../../server/request-state.js';
+import type { Filter, RequestState } from '../../request/request-state.js';
 
 export interface TestApp {
   readonly url: string;

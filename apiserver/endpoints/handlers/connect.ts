@@ -13,7 +13,7 @@ import { applyDefaults } from '../../schema/defaults.js';
 import { validateValue } from '../../schema/validate.js';
 import { invalid } from '../../errors/constructors.js';
 import { toCauses } from '../../validation/field-error.js';
-import type { ServedResource } from '../resources/served-resources.js';
+import type { ServedResource } from '../../registry/served-resources.js';
 import { decodeRequestObject } from './decode-object.js';
 import type { RequestScope } from './request-scope.js';
 import { addWarnings, respond } from './respond.js';

@@ -17,7 +17,7 @@ import { ProtobufError } from '../../codec/protobuf/wire-reader.js';
 import { decodeParsed, type FieldValidation } from '../../schema/decode.js';
 import { parseJsonStrict } from '../../schema/json-strict.js';
 import { parseYamlStrict } from '../../schema/yaml-strict.js';
-import { maxRequestBodyBytes } from '../../server/app.js';
+import { maxRequestBodyBytes } from '../../request/limits.js';
 import { readBodyBytes } from './read-body.js';
 import type { RequestScope } from './request-scope.js';
 

@@ -18,7 +18,7 @@ import type { Naming } from '../../naming/naming.js';
 import type { DeleteOptions } from '../../registry/generic/options.js';
 import { decodeDeleteOptions } from '../../request/delete-options.js';
 import { parseJsonStrict } from '../../schema/json-strict.js';
-import { maxRequestBodyBytes } from '../../server/app.js';
+import { maxRequestBodyBytes } from '../../request/limits.js';
 import { readBodyBytes } from './read-body.js';
 import type { RequestScope } from './request-scope.js';
 

@@ -17,7 +17,7 @@ import { applyStrategicMergePatch } from '../../registry/patch/strategic-merge/s
 import { decodeStrategicMergeResult } from '../../registry/patch/strategic-merge/strict-decode.js';
 import { decodeParsed } from '../../schema/decode.js';
 import { parseJsonStrict } from '../../schema/json-strict.js';
-import { maxRequestBodyBytes } from '../../server/app.js';
+import { maxRequestBodyBytes } from '../../request/limits.js';
 import { readBodyBytes } from './read-body.js';
 import { decodeCborObject } from '../../codec/cbor/decode.js';
 import type { RequestScope } from './request-scope.js';

@@ -1,5 +1,5 @@
 import { requestEntityTooLarge } from '../../errors/constructors.js';
-import type { AppContext } from '../../server/request-state.js';
+import type { AppContext } from '../../request/request-state.js';
 
 /**
  * Reads the request body, refusing more than `maxBytes` (413) whatever the Content-Length said (chunked

@@ -3,8 +3,8 @@ import type { FeatureGates } from '../../features/feature-gates.js';
 import type { Naming } from '../../naming/naming.js';
 import type { ServerServices } from '../../registry/kind-strategy.js';
 import type { RequestInfo } from '../../request/request-info.js';
-import type { AppContext } from '../../server/request-state.js';
-import type { ServedResource, ServedResources } from '../resources/served-resources.js';
+import type { AppContext } from '../../request/request-state.js';
+import type { ServedResource, ServedResources } from '../../registry/served-resources.js';
 
 /** Everything a verb handler needs about the request it serves. */
 export interface RequestScope {

@@ -14,7 +14,7 @@
 import { notAcceptable, serviceUnavailable } from '../../errors/constructors.js';
 import type { Naming } from '../../naming/naming.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
-import type { Filter } from '../../server/request-state.js';
+import type { Filter } from '../../request/request-state.js';
 import { acceptsJson } from '../discovery/accept.js';
 import { serveCached, type CachedBody } from '../discovery/cached-body.js';
 import type { EnabledPredicate } from '../discovery/served-groups.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { naming, type Naming } from '../../naming/naming.js';
 import { podTemplates } from '../../registry/kinds/core/podtemplate.js';
 import { serviceAccounts } from '../../registry/kinds/core/serviceaccount.js';
-import { parseRuntimeConfig } from '../../registry/runtime-config.js';
+import { parseRuntimeConfig } from '../../config/runtime-config.js';
 import { startTestApp, type TestApp } from '../discovery/test-app.js';
 import { csrKind, deploymentKind, namespaceKind, secretKind, testKinds } from '../discovery/test-kinds.js';
 import { kindDefinitionName, metaDefinitionName, operationGroupVersion, operationTag } from './definition-names.js';

@@ -19,7 +19,7 @@
  */
 import type { Naming } from '../../naming/naming.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
-import type { ServedResource } from './served-resources.js';
+import type { ServedResource } from '../../registry/served-resources.js';
 
 /** The release the server behaves as (kube's API lifecycle is judged against it). */
 export const CURRENT_RELEASE: Release = [1, 32];

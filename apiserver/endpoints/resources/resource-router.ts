@@ -13,7 +13,7 @@ import type { ServerServices } from '../../registry/kind-strategy.js';
 import { genericSubresourceOf } from '../../registry/kind-strategy.js';
 import type { AdmissionChain } from '../../admission/chain.js';
 import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
-import type { AppContext, Filter } from '../../server/request-state.js';
+import type { AppContext, Filter } from '../../request/request-state.js';
 import { handleCreate } from '../handlers/create.js';
 import { handleConnectCreate } from '../handlers/connect.js';
 import { handleDelete, handleDeleteCollection } from '../handlers/delete.js';
@@ -25,7 +25,7 @@ import type { RequestScope } from '../handlers/request-scope.js';
 import { handleUpdate } from '../handlers/update.js';
 import { handleScale, scaleScope, scaleVerbs } from '../handlers/scale.js';
 import { warningHeader } from '../handlers/respond.js';
-import type { ServedResource, ServedResources } from './served-resources.js';
+import type { ServedResource, ServedResources } from '../../registry/served-resources.js';
 import { tracedResource } from '../../tracing/traced-resource.js';
 import { deprecationOf } from './deprecation.js';
 

@@ -10,7 +10,7 @@ import { statusBody, wireDetails } from '../../errors/status-body.js';
 import { isStatusError } from '../../errors/status-error.js';
 import type { Naming } from '../../naming/naming.js';
 import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
-import type { AppContext, Filter } from '../request-state.js';
+import type { AppContext, Filter } from '../../request/request-state.js';
 
 export interface AuditFilterOptions {
   readonly checker: PolicyChecker;

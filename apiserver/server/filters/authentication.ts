@@ -3,7 +3,7 @@ import { anonymousUser } from '../../auth/user-info.js';
 import { unauthorized } from '../../errors/constructors.js';
 import type { AuthMetrics } from '../../metrics/auth-metrics.js';
 import { isPublicPath } from '../public-paths.js';
-import type { AppContext, Filter } from '../request-state.js';
+import type { AppContext, Filter } from '../../request/request-state.js';
 
 export { bearerToken } from '../../auth/bearer-token.js';
 

@@ -5,7 +5,7 @@ import type { RuleResolver } from '../../authorization/rbac-index.js';
 import { internalError } from '../../errors/constructors.js';
 import type { AuthMetrics } from '../../metrics/auth-metrics.js';
 import { parseRequestInfo } from '../../request/request-info.js';
-import type { Filter } from '../request-state.js';
+import type { Filter } from '../../request/request-state.js';
 
 export interface AuthorizationOptions {
   /** `--authorization-mode` as one union (authorization/authorization-modes.ts). */

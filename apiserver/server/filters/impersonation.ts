@@ -2,7 +2,7 @@ import { impersonateRequest } from '../../auth/impersonation.js';
 import type { Authorizer } from '../../authorization/authorizer.js';
 import { internalError } from '../../errors/constructors.js';
 import type { Naming } from '../../naming/naming.js';
-import type { Filter } from '../request-state.js';
+import type { Filter } from '../../request/request-state.js';
 
 export interface ImpersonationOptions {
   /** Decides each `impersonate` check (the same authorizer as the authorization filter's). */

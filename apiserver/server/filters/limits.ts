@@ -1,6 +1,6 @@
 import { requestEntityTooLarge, tooManyRequests } from '../../errors/constructors.js';
 import { isHealthPath } from '../public-paths.js';
-import type { Filter } from '../request-state.js';
+import type { Filter } from '../../request/request-state.js';
 
 export interface LimitsOptions {
   /** Non-mutating requests in flight at once; 0: unlimited. */

@@ -13,7 +13,7 @@
 import type { RequestMetrics } from '../../metrics/request-metrics.js';
 import { VERB_GET, VERB_LIST, dryRunIndex, scopeIndex, verbIndex } from '../../metrics/request-labels.js';
 import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
-import type { AppContext, Filter } from '../request-state.js';
+import type { AppContext, Filter } from '../../request/request-state.js';
 
 export function requestMetrics(metrics: RequestMetrics): Filter {
   return async function metricsFilter(ctx, next) {

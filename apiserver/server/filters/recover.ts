@@ -6,7 +6,7 @@ import { internalError } from '../../errors/constructors.js';
 import { reasonCodes, type StatusReason } from '../../errors/reasons.js';
 import { isStatusError, StatusError } from '../../errors/status-error.js';
 import { statusBody, wireDetails } from '../../errors/status-body.js';
-import type { AppContext, Filter } from '../request-state.js';
+import type { AppContext, Filter } from '../../request/request-state.js';
 
 /** Reasons by code, for errors thrown by Koa itself (`ctx.throw(400)`, body parsers). */
 const reasonByCode = new Map<number, StatusReason>();

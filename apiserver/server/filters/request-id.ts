@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Filter } from '../request-state.js';
+import type { Filter } from '../../request/request-state.js';
 
 /** A client-supplied id is kept only when it looks like an id, so it cannot inject text into logs. */
 const acceptable = /^[A-Za-z0-9._:-]{1,128}$/;

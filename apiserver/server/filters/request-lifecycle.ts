@@ -1,7 +1,7 @@
 import { timeout } from '../../errors/constructors.js';
 import type { InFlightRequests } from '../in-flight-requests.js';
 import { isLongRunning } from '../long-running.js';
-import type { Filter } from '../request-state.js';
+import type { Filter } from '../../request/request-state.js';
 
 export interface RequestLifecycleOptions {
   readonly registry: InFlightRequests;

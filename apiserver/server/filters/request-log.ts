@@ -1,7 +1,7 @@
 import type { Logger } from '../../log/logger.js';
 import { safeQuery } from '../../log/safe-query.js';
 import { isHealthPath } from '../public-paths.js';
-import type { Filter } from '../request-state.js';
+import type { Filter } from '../../request/request-state.js';
 
 /**
  * One log line per request once the response is written: method, path, query (secret-looking values

@@ -1,6 +1,6 @@
 import { serviceUnavailable } from '../../errors/constructors.js';
 import type { LifecycleSignals } from '../lifecycle-signals.js';
-import type { Filter } from '../request-state.js';
+import type { Filter } from '../../request/request-state.js';
 
 export interface ShutdownRefusalOptions {
   readonly signals: LifecycleSignals;

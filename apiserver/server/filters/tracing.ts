@@ -2,7 +2,7 @@ import { SpanStatusCode, TraceFlags, type Attributes, type SpanContext } from '@
 import { parseTraceParent, TraceState } from '@opentelemetry/core';
 import type { RequestInfo } from '../../request/request-info.js';
 import type { RequestTracing } from '../../tracing/request-tracing.js';
-import type { AppContext, Filter } from '../request-state.js';
+import type { AppContext, Filter } from '../../request/request-state.js';
 
 /**
  * The span of every sampled request (kube's WithTracing, an otelhttp server span), right after the

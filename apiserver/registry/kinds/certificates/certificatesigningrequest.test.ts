@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { KubeObject } from '../../../api/object.js';
 import type { Requester } from '../../../authorization/access.js';
 import { NO_OPINION } from '../../../authorization/authorizer.js';
-import { serveResources, type ServedResources } from '../../../endpoints/resources/served-resources.js';
+import { serveResources, type ServedResources } from '../../served-resources.js';
 import { StatusError } from '../../../errors/status-error.js';
 import { naming } from '../../../naming/naming.js';
 import { openMemoryStore, type MemoryStore } from '../../../../storage/memory/memory-store.js';

@@ -17,7 +17,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../../../api/object.js';
-import type { ServedResources } from '../../../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../../served-resources.js';
 import { StatusError } from '../../../errors/status-error.js';
 import type { Naming } from '../../../naming/naming.js';
 import type { GenericRegistry } from '../../generic/generic-registry.js';

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeObject } from '../../../api/object.js';
-import { serveResources, type ServedResources } from '../../../endpoints/resources/served-resources.js';
+import { serveResources, type ServedResources } from '../../served-resources.js';
 import { StatusError } from '../../../errors/status-error.js';
 import { naming } from '../../../naming/naming.js';
 import { errorString } from '../../../validation/field-error.js';

@@ -6,17 +6,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KubeObject } from '../../api/object.js';
-import { objectJson } from '../../codec/shared-json.js';
-import { StatusError } from '../../errors/status-error.js';
-import { naming } from '../../naming/naming.js';
-import { parseFieldSelector } from '../../selectors/field-selector.js';
-import { decodeObject } from '../../registry/generic/object-codec.js';
-import { builtinKinds } from '../../registry/kinds/index.js';
-import { createWatchCache } from '../../../storage/cache/watch-cache.js';
-import type { CachedObject, CacheWatchEvent, WatchCache } from '../../../storage/cache/types.js';
-import { openMemoryStore, type MemoryStore } from '../../../storage/memory/memory-store.js';
-import { customResourceKinds } from '../../registry/kinds/apiextensions/custom-resource-kinds.js';
+import type { KubeObject } from '../api/object.js';
+import { objectJson } from '../codec/shared-json.js';
+import { StatusError } from '../errors/status-error.js';
+import { naming } from '../naming/naming.js';
+import { parseFieldSelector } from '../selectors/field-selector.js';
+import { decodeObject } from './generic/object-codec.js';
+import { builtinKinds } from './kinds/index.js';
+import { createWatchCache } from '../../storage/cache/watch-cache.js';
+import type { CachedObject, CacheWatchEvent, WatchCache } from '../../storage/cache/types.js';
+import { openMemoryStore, type MemoryStore } from '../../storage/memory/memory-store.js';
+import { customResourceKinds } from './kinds/apiextensions/custom-resource-kinds.js';
 import { serveResources, type ServedResources } from './served-resources.js';
 
 let dir: string;

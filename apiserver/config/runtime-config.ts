@@ -16,7 +16,7 @@
  *
  * Only built-in kinds follow this: custom resources are served as their definitions say.
  */
-import { FlagError } from '../config/flag-error.js';
+import { FlagError } from './flag-error.js';
 
 export type VersionLevel = 'ga' | 'beta' | 'alpha' | 'other';
 

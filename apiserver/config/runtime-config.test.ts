@@ -1,4 +1,4 @@
-import { FlagError } from '../config/flag-error.js';
+import { FlagError } from './flag-error.js';
 import { checkRuntimeConfig, defaultRuntimeConfig, parseRuntimeConfig, versionLevel } from './runtime-config.js';
 
 describe('versionLevel', () => {

@@ -1,10 +1,10 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { UserInfo } from '../auth/user-info.js';
 import type { RequestAccess } from '../authorization/access.js';
-import type { RequestInfo } from '../request/request-info.js';
+import type { RequestInfo } from './request-info.js';
 import type { MediaOffer } from '../codec/negotiate.js';
 import type { RequestAudit } from '../audit/request-audit.js';
-import type { ServedResource } from '../endpoints/resources/served-resources.js';
+import type { ServedResource } from '../registry/served-resources.js';
 import type { RequestMetrics } from '../metrics/request-metrics.js';
 import type { TraceScope } from '../tracing/request-tracing.js';
 

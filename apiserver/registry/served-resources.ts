@@ -9,14 +9,14 @@
  * a set with kinds on the same prefix (a CRD's spec changed) keeps it and its watchers; removing the last
  * user stops it, which ends its watchers.
  */
-import type { WatchCache } from '../../../storage/cache/types.js';
-import type { Store } from '../../../storage/interface.js';
-import type { KubeObject } from '../../api/object.js';
-import { DEFAULT_ETCD_PREFIX, keyLayout } from '../../registry/generic/keys.js';
-import type { Naming } from '../../naming/naming.js';
-import { groupOf, storedResourceOf, type KindStrategy, type WriteHooks } from '../../registry/kind-strategy.js';
-import { createGenericRegistry, type GenericRegistry } from '../../registry/generic/generic-registry.js';
-import { qualifiedResource } from '../../errors/constructors.js';
+import type { WatchCache } from '../../storage/cache/types.js';
+import type { Store } from '../../storage/interface.js';
+import type { KubeObject } from '../api/object.js';
+import { DEFAULT_ETCD_PREFIX, keyLayout } from './generic/keys.js';
+import type { Naming } from '../naming/naming.js';
+import { groupOf, storedResourceOf, type KindStrategy, type WriteHooks } from './kind-strategy.js';
+import { createGenericRegistry, type GenericRegistry } from './generic/generic-registry.js';
+import { qualifiedResource } from '../errors/constructors.js';
 
 export interface ServedResource {
   readonly strategy: KindStrategy;

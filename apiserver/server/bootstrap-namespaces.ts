@@ -3,7 +3,7 @@
  * (`platform-system`, `platform-public`, or `kube-*` under k8s.io). Creating one that already exists is
  * fine, so every replica may run this at start-up.
  */
-import type { ServedResources } from '../endpoints/resources/served-resources.js';
+import type { ServedResources } from '../registry/served-resources.js';
 import { StatusError } from '../errors/status-error.js';
 import type { Naming } from '../naming/naming.js';
 
