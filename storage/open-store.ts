@@ -2,10 +2,16 @@ import type { Store } from './interface.js';
 import { openMemoryStore } from './memory/memory-store.js';
 import { openEtcdStore } from './etcd/etcd-store.js';
 import type { EtcdClientTls } from './etcd/client-tls.js';
+import type { StoreLogger } from './memory/store-logger.js';
 
 /** Which backend serves the API, and how to reach it. No etcd servers means the embedded store. */
 export type StoreConfig =
-  | { readonly backend: 'memory'; readonly dataDir: string }
+  | {
+      readonly backend: 'memory';
+      readonly dataDir: string;
+      /** The server's structured logger: recovery, a torn log tail, a stale lock taken over (JSON lines). */
+      readonly logger?: StoreLogger;
+    }
   | {
       readonly backend: 'etcd';
       readonly endpoints: readonly string[];
@@ -17,7 +23,7 @@ export type StoreConfig =
 
 /** Backends by name: a plain map from name to constructor (as kine maps URL schemes). */
 const backends: { [K in StoreConfig['backend']]: (config: Extract<StoreConfig, { backend: K }>) => Promise<Store> } = {
-  memory: (c) => openMemoryStore({ dataDir: c.dataDir }),
+  memory: (c) => openMemoryStore({ dataDir: c.dataDir, logger: c.logger }),
   etcd: (c) => openEtcdStore({ endpoints: c.endpoints, callTimeoutMs: c.callTimeoutMs, tls: c.tls }),
 };
 

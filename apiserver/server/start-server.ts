@@ -149,7 +149,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       const opened = await openStore(
         config.storage.backend === 'etcd'
           ? { backend: 'etcd', endpoints: config.storage.endpoints, tls: config.storage.tls }
-          : { backend: 'memory', dataDir: join(config.dataDir, 'store') },
+          : { backend: 'memory', dataDir: join(config.dataDir, 'store'), logger: logger.child({ component: 'memory-store' }) },
       );
       cleanups.push(() => opened.close());
       store = opened;

@@ -33,6 +33,7 @@ import type { MvccState } from './mvcc-state.js';
 import { encodeCompact, encodeTxn, type RecordOp } from './record-codec.js';
 import { recover, type Recovered } from './recovery.js';
 import { SnapshotScheduler } from './snapshot-scheduler.js';
+import { stderrStoreLogger, type StoreLogger } from './store-logger.js';
 import { planOps } from './txn-plan.js';
 import { checkKey, checkPrefix, checkRevision, checkTtl, checkValue } from './validate.js';
 import { WatchHub } from './watch-hub.js';
@@ -58,10 +59,10 @@ interface Pending {
 export async function openMemoryStore(options: MemoryStoreOptions): Promise<MemoryStore> {
   const dir = options.dataDir;
   await fsp.mkdir(dir, { recursive: true });
-  const lock = await DataDirLock.acquire(dir);
+  const logger = options.logger ?? stderrStoreLogger;
+  const lock = await DataDirLock.acquire(dir, logger);
   try {
-    const logger = options.logger ?? { warn: (m: string) => console.warn(`[memory-store] ${m}`) };
-    const recovered = await recover(dir, (m) => logger.warn(m));
+    const recovered = await recover(dir, logger);
     return new MemoryStore(options, lock, recovered.state, recovered, logger);
   } catch (err) {
     await lock.release();
@@ -106,7 +107,7 @@ export class MemoryStore implements Store {
     private readonly lock: DataDirLock,
     private readonly state: MvccState,
     recovered: Recovered,
-    private readonly logger: { warn(message: string): void },
+    private readonly logger: StoreLogger,
   ) {
     this.committed = state.revision;
     this.compactTarget = state.compactedRevision;
@@ -294,7 +295,7 @@ export class MemoryStore implements Store {
     if (changes.length === 0) return;
     // A failed write fails the whole store (onFailed); nobody awaits this one, so only log it.
     this.write(changes).catch((err: unknown) =>
-      this.logger.warn(`deleting ${changes.length} expired key(s) failed: ${(err as Error)?.message ?? String(err)}`),
+      this.logger.warn({ keys: changes.length, err: (err as Error)?.message ?? String(err) }, 'deleting expired keys failed'),
     );
   }
 

@@ -4,6 +4,7 @@ import { LogWriter } from './log-writer.js';
 import { MvccState } from './mvcc-state.js';
 import { decodeLogRecord, RecordType, scanFrames } from './record-codec.js';
 import { loadSnapshot } from './snapshot.js';
+import type { StoreLogger } from './store-logger.js';
 
 export interface Recovered {
   readonly state: MvccState;
@@ -12,21 +13,65 @@ export interface Recovered {
   /** Bytes and records in segments replayed since the snapshot (drives the next snapshot). */
   readonly bytesSinceSnapshot: number;
   readonly recordsSinceSnapshot: number;
+  /** Size of the snapshot loaded (0: none). */
+  readonly snapshotBytes: number;
 }
 
 /**
- * Rebuilds the state from the data directory: the newest snapshot, then every later log segment in
- * order. A torn or garbage tail of the LAST segment (a crash mid-write; never acknowledged, since acks
- * follow fdatasync) is reported through `warn` and truncated away. Damage anywhere else means acknowledged
- * data is gone, so it throws rather than silently open a store that lost writes.
+ * Rebuilds the state from the data directory: the newest valid snapshot, then only the log segments from
+ * its sequence number on (`wal-<seq>` holds what came after `snap-<seq>`; see snapshot-scheduler.ts for the
+ * order in which they are written and removed), so restart reads the retained state and the log since,
+ * not the whole history.
+ *
+ * - The segments replayed must be consecutive from the snapshot's number (from 1 without a snapshot): a
+ *   missing one means acknowledged writes are gone, and that throws rather than open a store that lost
+ *   writes.
+ * - A snapshot that does not load (disk damage: a snapshot is only renamed into place once complete and
+ *   fsynced) is set aside as `<name>.damaged` and the next older one is tried, when its segments are
+ *   all still there (a crash during the removal of the files a snapshot replaced leaves them).
+ * - A torn or garbage tail of the LAST segment (a crash mid-write; never acknowledged, since acks follow
+ *   fdatasync) is logged and truncated away. Damage in any other segment throws.
+ * - Leftovers of an interrupted snapshot (`.tmp`) and files older than the snapshot used are deleted.
  */
-export async function recover(dir: string, warn: (message: string) => void): Promise<Recovered> {
+export async function recover(dir: string, logger: StoreLogger): Promise<Recovered> {
+  const started = Date.now();
   const files = await listDataFiles(dir);
   for (const tmp of files.temporaries) await fsp.unlink(pathOf(dir, tmp)).catch(() => undefined);
 
-  const state = new MvccState();
-  const snapSeq = files.snapshots[files.snapshots.length - 1];
-  if (snapSeq !== undefined) await loadSnapshot(dir, snapSeq, state);
+  // Candidates, newest first: each snapshot, then the empty state (sequence 1, no snapshot).
+  const candidates: (number | undefined)[] = [...files.snapshots].reverse();
+  candidates.push(undefined);
+  let state: MvccState | undefined;
+  let snapSeq: number | undefined;
+  let snapshotBytes = 0;
+  let firstProblem: Error | undefined;
+  for (const candidate of candidates) {
+    const from = candidate ?? 1;
+    const gap = segmentGap(files.segments, from);
+    if (gap !== undefined && !(candidate === undefined && files.segments.length === 0 && files.snapshots.length === 0)) {
+      firstProblem ??= new Error(`log segment ${segmentName(gap)} is missing: acknowledged writes are lost`);
+      continue;
+    }
+    if (candidate === undefined) {
+      state = new MvccState();
+      break;
+    }
+    const attempt = new MvccState();
+    try {
+      await loadSnapshot(dir, candidate, attempt);
+    } catch (err) {
+      firstProblem ??= err as Error;
+      const path = pathOf(dir, snapshotName(candidate));
+      logger.warn({ snapshot: path, err: (err as Error).message }, 'snapshot does not load: set aside, trying an older one');
+      await fsp.rename(path, `${path}.damaged`).catch(() => undefined);
+      continue;
+    }
+    state = attempt;
+    snapSeq = candidate;
+    snapshotBytes = (await fsp.stat(pathOf(dir, snapshotName(candidate)))).size;
+    break;
+  }
+  if (state === undefined) throw firstProblem ?? new Error('no usable snapshot or log');
 
   const segments = files.segments.filter((s) => snapSeq === undefined || s >= snapSeq);
   let bytes = 0;
@@ -35,12 +80,13 @@ export async function recover(dir: string, warn: (message: string) => void): Pro
     const seq = segments[i]!;
     const path = pathOf(dir, segmentName(seq));
     const buf = await fsp.readFile(path);
+    const s = state;
     const scan = scanFrames(buf, 0, (start, end) => {
       const rec = decodeLogRecord(buf, start, end);
       if (rec.type === RecordType.Compact) {
-        if (rec.revision > state.compactedRevision) state.compact(rec.revision);
-      } else if (rec.revision > state.revision) {
-        state.events.append(state.install(rec.revision, rec.ops, rec.ops.map((op) => op.value)));
+        if (rec.revision > s.compactedRevision) s.compact(rec.revision);
+      } else if (rec.revision > s.revision) {
+        s.events.append(s.install(rec.revision, rec.ops, rec.ops.map((op) => op.value)));
       }
       records++;
     });
@@ -49,7 +95,10 @@ export async function recover(dir: string, warn: (message: string) => void): Pro
       if (i !== segments.length - 1) {
         throw new Error(`log segment ${path} is damaged (${scan.problem}) and is not the last one: acknowledged writes are lost`);
       }
-      warn(`log segment ${path}: ${scan.problem}; dropping ${buf.length - scan.validEnd} unacknowledged bytes at the tail`);
+      logger.warn(
+        { segment: path, problem: scan.problem, droppedBytes: buf.length - scan.validEnd },
+        'dropping the torn tail of the log (written by a crash, never acknowledged)',
+      );
       const handle = await fsp.open(path, 'r+');
       try {
         await handle.truncate(scan.validEnd);
@@ -69,5 +118,28 @@ export async function recover(dir: string, warn: (message: string) => void): Pro
   const last = segments[segments.length - 1];
   const writer =
     last !== undefined ? await LogWriter.open(dir, last, false) : await LogWriter.open(dir, snapSeq ?? 1, true);
-  return { state, writer, bytesSinceSnapshot: bytes, recordsSinceSnapshot: records };
+  logger.info(
+    {
+      snapshot: snapSeq ?? null,
+      snapshotBytes,
+      segments: segments.length,
+      logBytes: bytes,
+      logRecords: records,
+      revision: state.revision,
+      ms: Date.now() - started,
+    },
+    'recovered the store',
+  );
+  return { state, writer, bytesSinceSnapshot: bytes, recordsSinceSnapshot: records, snapshotBytes };
+}
+
+/** The first missing sequence number when the segments from `from` on are not `from, from+1, ...`. */
+function segmentGap(segments: readonly number[], from: number): number | undefined {
+  let want = from;
+  for (const s of segments) {
+    if (s < from) continue;
+    if (s !== want) return want;
+    want++;
+  }
+  return want === from ? from : undefined;
 }

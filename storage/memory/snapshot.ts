@@ -60,11 +60,12 @@ export function captureSnapshot(state: MvccState, seq: number, revision: number)
 
 const CHUNK = 4 << 20;
 
-/** Writes `image` durably as `snap-<seq>.snap`. */
-export async function writeSnapshot(dir: string, image: SnapshotImage): Promise<void> {
+/** Writes `image` durably as `snap-<seq>.snap`; resolves with the file's size. */
+export async function writeSnapshot(dir: string, image: SnapshotImage): Promise<number> {
   const finalPath = pathOf(dir, snapshotName(image.seq));
   const tmpPath = `${finalPath}.tmp`;
   const handle = await fsp.open(tmpPath, 'w');
+  let written = 0;
   try {
     let chunk: Buffer[] = [];
     let chunkBytes = 0;
@@ -78,6 +79,7 @@ export async function writeSnapshot(dir: string, image: SnapshotImage): Promise<
       const data = Buffer.concat(chunk, chunkBytes);
       chunk = [];
       chunkBytes = 0;
+      written += data.length;
       let off = 0;
       while (off < data.length) off += (await handle.write(data, off, data.length - off)).bytesWritten;
     };
@@ -131,6 +133,7 @@ export async function writeSnapshot(dir: string, image: SnapshotImage): Promise<
   }
   await fsp.rename(tmpPath, finalPath);
   await fsyncDir(dir);
+  return written;
 }
 
 function encodeEvent(ev: WatchEvent): Buffer {
