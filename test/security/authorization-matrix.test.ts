@@ -192,7 +192,8 @@ it('an admin passes authorization on every route, and no route answers it with a
 it('impersonation is authorized too: a user with no bindings may not impersonate, the admin may', async () => {
   const as = (token: string, headers: Record<string, string>): Promise<Response> =>
     send(s, token, { method: 'GET', path: '/version', headers } satisfies Call);
-  for (const h of [{ 'Impersonate-User': 'matrix-admin' }, { 'Impersonate-User': 'x', 'Impersonate-Group': 'system:masters' }, { 'Impersonate-Uid': 'u', 'Impersonate-User': 'x' }]) {
+  const attempts: Record<string, string>[] = [{ 'Impersonate-User': 'matrix-admin' }, { 'Impersonate-User': 'x', 'Impersonate-Group': 'system:masters' }, { 'Impersonate-Uid': 'u', 'Impersonate-User': 'x' }];
+  for (const h of attempts) {
     expect((await as(nobodyToken, h)).status).toBe(403);
   }
   expect((await as(adminToken, { 'Impersonate-User': 'matrix-nobody' })).status).toBe(200);
