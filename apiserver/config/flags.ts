@@ -6,6 +6,8 @@
  * go through the same parser as user input, so `--help` shows exactly what a flag defaults to.
  */
 import { featureGateHelpLines } from '../features/feature-gates.js';
+import { insecureCipherSuiteNames, preferredCipherSuiteNames } from '../tls/cipher-suites.js';
+import { tlsVersionNames } from '../tls/tls-version.js';
 
 export type FlagType =
   /** Free text. */
@@ -18,6 +20,8 @@ export type FlagType =
   | 'duration'
   /** A comma-separated list; empty items are dropped. */
   | 'list'
+  /** Repeatable; each occurrence is one item, commas included (pflag's StringArray, kube's NamedCertKeyArray). */
+  | 'stringArray'
   /** One of `values`. */
   | 'enum';
 
@@ -49,6 +53,18 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'tls-sans', type: 'list', default: '', arg: 'names',
     help: 'Extra subject alternative names (DNS names or IPs, comma-separated) for the generated serving '
       + 'certificate, besides localhost, 127.0.0.1, ::1 and the host name.' },
+  { name: 'tls-min-version', type: 'string', default: 'VersionTLS12', arg: 'string',
+    help: `Minimum TLS version supported. Possible values: ${tlsVersionNames.join(', ')}` },
+  { name: 'tls-cipher-suites', type: 'list', default: '', arg: 'strings',
+    help: 'Comma-separated list of cipher suites for the server (kube\'s Go names, mapped to OpenSSL\'s). If omitted, '
+      + 'the default Go cipher suites will be used. TLS 1.3 suites are not configurable: all three are always offered. '
+      + `Preferred values: ${preferredCipherSuiteNames().join(', ')}. Insecure values: ${insecureCipherSuiteNames().join(', ')}.` },
+  { name: 'tls-sni-cert-key', type: 'stringArray', default: '', arg: 'cert,key[:names]',
+    help: 'A pair of x509 certificate and private key file paths, optionally suffixed with a list of domain patterns '
+      + '(fully qualified domain names, possibly with a prefixed wildcard segment, or IP addresses). Without patterns '
+      + 'the names of the certificate are used. Non-wildcard matches trump wildcard matches, explicit patterns trump '
+      + 'extracted names. Repeat the flag for several pairs. The files are reloaded when they change. Examples: '
+      + '"example.crt,example.key" or "foo.crt,foo.key:*.foo.com,foo.com".' },
   // Authentication
   { name: 'token-auth-file', type: 'string', default: '', arg: 'path',
     help: 'CSV file of bearer tokens: token,user,uid,"group1,group2". Without any authentication flag, an '

@@ -16,6 +16,8 @@ export interface ParsedFlags {
   /** Milliseconds. */
   duration(name: string): number;
   list(name: string): readonly string[];
+  /** Every occurrence of a `stringArray` flag, whole (never split at commas). */
+  stringArray(name: string): readonly string[];
 }
 
 const trueWords = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
@@ -36,6 +38,8 @@ export function parseGoBool(text: string): boolean | undefined {
  */
 export function parseFlags(argv: readonly string[], table: readonly FlagSpec[] = flagTable): ParsedFlags {
   const raw = new Map<string, string>();
+  // `stringArray` occurrences, kept apart: their values may contain commas.
+  const occurrences = new Map<string, string[]>();
   let help = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -61,6 +65,7 @@ export function parseFlags(argv: readonly string[], table: readonly FlagSpec[] =
       value = next;
       i++;
     }
+    if (spec.type === 'stringArray') occurrences.set(name, [...(occurrences.get(name) ?? []), value]);
     const before = raw.get(name);
     raw.set(name, spec.repeatable === true && before !== undefined ? `${before},${value}` : value);
   }
@@ -68,7 +73,9 @@ export function parseFlags(argv: readonly string[], table: readonly FlagSpec[] =
   const values = new Map<string, FlagValue>();
   for (const spec of table) {
     const given = raw.get(spec.name);
-    values.set(spec.name, convert(spec, given ?? spec.default, given !== undefined));
+    values.set(spec.name, spec.type === 'stringArray'
+      ? (occurrences.get(spec.name) ?? (spec.default === '' ? [] : [spec.default]))
+      : convert(spec, given ?? spec.default, given !== undefined));
   }
 
   function get(name: string, type: FlagSpec['type']): FlagValue {
@@ -87,6 +94,7 @@ export function parseFlags(argv: readonly string[], table: readonly FlagSpec[] =
     bool: (name) => get(name, 'bool') as boolean,
     duration: (name) => get(name, 'duration') as number,
     list: (name) => get(name, 'list') as readonly string[],
+    stringArray: (name) => get(name, 'stringArray') as readonly string[],
   };
 }
 
@@ -121,5 +129,7 @@ function convert(spec: FlagSpec, text: string, given: boolean): FlagValue {
     }
     case 'list':
       return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    case 'stringArray':
+      return [text];
   }
 }

@@ -17,6 +17,7 @@ import type { ClusterSigningConfig } from '../tls/signing-material.js';
 import { readTracingConfigFile, TracingConfigError, type TracingConfig } from '../tracing/tracing-config.js';
 import { etcdClientTlsConfig } from './etcd-tls-flags.js';
 import { mixedEndpointSchemes, type EtcdClientTls } from '../../storage/etcd/client-tls.js';
+import { tlsServingConfig, type TlsServingConfig } from './tls-serving-flags.js';
 
 /** Where the API state lives. */
 export type StorageConfig =
@@ -75,6 +76,8 @@ export interface ServerConfig {
   /** Extra SANs for the generated serving certificate. */
   readonly tlsSans: readonly string[];
   /** undefined: no authentication flag was given, so an admin token + kubeconfig are generated. */
+  /** `--tls-min-version`, `--tls-cipher-suites`, `--tls-sni-cert-key`; undefined: TLS 1.2, Go's suites, no SNI pairs. */
+  readonly tlsServing?: TlsServingConfig;
   readonly tokenAuthFile?: string;
   /** `--anonymous-auth` when given on the command line (undefined: not given, default true). */
   readonly anonymousAuth?: boolean;
@@ -273,6 +276,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     authorizationModes: authorizationModes as AuthorizationMode[],
     storage: backend === 'etcd' ? { backend: 'etcd', endpoints, ...(etcdTls === undefined ? {} : { tls: etcdTls }) } : { backend: 'memory' },
     storagePrefix,
+    tlsServing: tlsServingConfig(flags, cwd),
     compactionIntervalMs: flags.duration('etcd-compaction-interval'),
     eventTtlMs,
     dataDir,

@@ -9,7 +9,7 @@ import { adminUser } from '../auth/admin-credentials.js';
 import { localServerUrl, writeAdminKubeconfig } from '../auth/kubeconfig.js';
 import { bearerTokenAuthenticator } from '../auth/bearer-token.js';
 import type { BearerTokenAuthenticator } from '../auth/authenticator.js';
-import { followClientCas, withClientCas } from '../tls/client-ca-context.js';
+import { startServingTls } from './serving-tls.js';
 import { oidcDiscoveryEndpoints } from '../endpoints/oidc-discovery.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { pingCheck, type HealthCheck } from '../endpoints/health-check.js';
@@ -357,15 +357,16 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       api,
     });
 
-    const secureContext = { cert: certs.certPem, key: certs.keyPem, minVersion: 'TLSv1.2' } as const;
+    // Serving and SNI certificates followed on disk, client CA names, version and ciphers (tls/dynamic-serving.ts).
+    const serving = await startServingTls(config, auth.clientCas, logger);
+    cleanups.push(async () => serving.stop());
     const server = createServer({
-      ...withClientCas(secureContext, auth.clientCas),
+      ...serving.serverOptions(),
       // Client certificates are asked for, never required here: each authenticator verifies the peer chain
       // against its own bundle (a connection without one is still served).
       ...(auth.clientCas.length > 0 ? { requestCert: true, rejectUnauthorized: false } : {}),
     }, app.callback());
-    // A reloaded client CA bundle is also named to clients in new handshakes (tls/client-ca-context.ts).
-    followClientCas(server, secureContext, auth.clientCas, { onError: (err) => logger.warn({ err: err.message }, 'client CAs not updated in the TLS context') });
+    serving.attach(server);
     server.on('tlsClientError', (err) => {
       requestMetrics.tlsHandshakeError();
       logger.debug({ err: err.message }, 'TLS handshake failed');

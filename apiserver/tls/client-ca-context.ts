@@ -7,34 +7,13 @@
  * and clients pick the certificate to send from that list (Go's crypto/tls, so kubectl, sends none when
  * its certificate's issuer is not named). After a reload of `--client-ca-file` or
  * `--requestheader-client-ca-file` the server therefore gets a new secure context with the new list
- * (`tls.Server#setSecureContext`: new connections use it, open ones keep theirs, as kube's
- * GetConfigForClient does). The serving certificate, key and minimum version are passed again unchanged.
+ * (tls/dynamic-serving.ts: `tls.Server#setSecureContext`, new connections use it, open ones keep theirs,
+ * as kube's GetConfigForClient does), and so do the SNI contexts.
  */
-import type { Server, SecureContextOptions } from 'node:tls';
+import type { SecureContextOptions } from 'node:tls';
 import type { CaBundle } from '../auth/ca-bundle.js';
 
 /** The secure context options of `base` with the bundles' current PEMs as `ca` (none: no `ca`). */
 export function withClientCas(base: SecureContextOptions, bundles: readonly CaBundle[]): SecureContextOptions {
   return bundles.length === 0 ? base : { ...base, ca: bundles.map((b) => b.pem()) };
-}
-
-/**
- * Gives `server` a new secure context whenever one of `bundles` reloads. `onUpdated` is told after each
- * update (logs), `onError` when OpenSSL refuses the new context (the previous one stays).
- */
-export function followClientCas(
-  server: Server,
-  base: SecureContextOptions,
-  bundles: readonly CaBundle[],
-  o: { readonly onUpdated?: () => void; readonly onError?: (err: Error) => void } = {},
-): void {
-  const update = (): void => {
-    try {
-      server.setSecureContext(withClientCas(base, bundles));
-      o.onUpdated?.();
-    } catch (err) {
-      o.onError?.(err as Error);
-    }
-  };
-  for (const b of bundles) b.onChange(update);
 }
