@@ -1,4 +1,3 @@
-import { crc32 } from './crc32.js';
 import { decodeLogRecord, encodeCompact, encodeTxn, FRAME_HEADER, RecordType, scanFrames } from './record-codec.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -9,10 +8,22 @@ function decodeAll(buf: Buffer): { records: ReturnType<typeof decodeLogRecord>[]
   return { records, scan };
 }
 
-describe('crc32', () => {
-  it('matches the standard check value', () => {
-    expect(crc32(bytes('123456789'))).toBe(0xcbf43926);
-    expect(crc32(new Uint8Array(0))).toBe(0);
+describe('frame checksum (zlib.crc32)', () => {
+  it('reads a log written by the hand-rolled CRC-32 it replaced, and writes the same bytes', () => {
+    // TXN 42 [put /a/ü = hello (create 7), delete /b] then COMPACT 40, as written before the switch.
+    const before = Buffer.from(
+      '2b0000004650f456012a00000000000200000001050000002f612fc3bc0700000000000500000068656c6c6f02020000002f62' +
+        '070000000c490ce102280000000000',
+      'hex',
+    );
+    const { records, scan } = decodeAll(before);
+    expect(scan).toEqual({ validEnd: before.length, problem: undefined });
+    expect(records).toHaveLength(2);
+    const ops = [
+      { key: '/a/ü', value: bytes('hello'), createRevision: 7 },
+      { key: '/b', value: undefined, createRevision: 0 },
+    ];
+    expect(Buffer.concat([encodeTxn(42, ops).frame, encodeCompact(40)]).equals(before)).toBe(true);
   });
 });
 

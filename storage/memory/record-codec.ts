@@ -16,7 +16,8 @@
  *   COMPACT  u8 2 | rev:u48
  * Snapshot payloads are defined in `snapshot.ts` with the same primitives (`RecordWriter`, `RecordReader`).
  */
-import { crc32 } from './crc32.js';
+// CRC-32 (IEEE, as zlib and every frame written before computes it); a subarray is a view, not a copy.
+import { crc32 } from 'node:zlib';
 
 export const FRAME_HEADER = 8;
 /** Larger lengths are treated as garbage: no single record may exceed this. */
@@ -77,7 +78,7 @@ export class RecordWriter {
   finish(): Buffer {
     if (this.pos !== this.buf.length) throw new Error(`record size mismatch: wrote ${this.pos} of ${this.buf.length}`);
     this.buf.writeUInt32LE(this.buf.length - FRAME_HEADER, 0);
-    this.buf.writeUInt32LE(crc32(this.buf, FRAME_HEADER), 4);
+    this.buf.writeUInt32LE(crc32(this.buf.subarray(FRAME_HEADER)), 4);
     return this.buf;
   }
 }
@@ -232,7 +233,7 @@ export function scanFrames(buf: Buffer, start: number, onFrame: (payloadStart: n
     const payloadStart = pos + FRAME_HEADER;
     const payloadEnd = payloadStart + len;
     if (payloadEnd > buf.length) return { validEnd: pos, problem: `partial record at offset ${pos}` };
-    if (crc32(buf, payloadStart, payloadEnd) !== buf.readUInt32LE(pos + 4)) {
+    if (crc32(buf.subarray(payloadStart, payloadEnd)) !== buf.readUInt32LE(pos + 4)) {
       return { validEnd: pos, problem: `checksum mismatch at offset ${pos}` };
     }
     onFrame(payloadStart, payloadEnd);
