@@ -46,6 +46,27 @@ interface Pool {
   close(): void;
 }
 
+/** The etcd3 release whose internals `poolOf` relies on: package.json pins exactly this version. */
+export const ETCD3_VERSION = '1.1.2';
+
+/**
+ * etcd3's connection pool: its protected member `pool` (no public API reaches the per-host gRPC clients).
+ * Checked once, at construction, so an etcd3 whose internals moved fails the server's start with a message
+ * that says why, instead of the first store call failing with `undefined is not a function`.
+ */
+export function poolOf(client: object): Pool {
+  const pool = (client as { pool?: unknown }).pool as Partial<Record<keyof Pool, unknown>> | undefined;
+  const missing = (['withConnection', 'markFailed', 'close'] as const).filter((m) => typeof pool?.[m] !== 'function');
+  if (typeof pool !== 'object' || pool === null || missing.length > 0) {
+    throw new Error(
+      `the etcd3 client library has no usable connection pool (its protected member \`pool\`${
+        typeof pool === 'object' && pool !== null ? ` lacks ${missing.join(', ')}` : ' is missing'
+      }): the etcd backend is written against etcd3 ${ETCD3_VERSION} exactly; install that version (npm ci)`,
+    );
+  }
+  return pool as Pool;
+}
+
 /**
  * The thin layer over etcd3's connection pool that every etcd call goes through.
  *
@@ -78,8 +99,7 @@ export class EtcdConnection {
         ...options.grpcOptions,
       },
     });
-    // The pool is etcd3's internal (protected) member; it is the only way to its per-host gRPC clients.
-    this.pool = (this.client as unknown as { pool: Pool }).pool;
+    this.pool = poolOf(this.client);
   }
 
   get callTimeoutMs(): number {
