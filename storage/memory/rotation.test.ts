@@ -209,7 +209,7 @@ describe('log rotation and snapshots', () => {
       await snapshotOfSegmentsBelow(dir, 2);
       const path = join(dir, snapshotName(2));
       const snap = readFileSync(path);
-      snap[snap.length >> 1] ^= 0xff;
+      snap.writeUInt8(snap.readUInt8(snap.length >> 1) ^ 0xff, snap.length >> 1);
       writeFileSync(path, snap);
       const logger = await expectRecovered(dir, expected);
       expect(logger.lines.some((l) => l.level === 'warn' && l.msg.startsWith('snapshot does not load'))).toBe(true);
