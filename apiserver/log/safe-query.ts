@@ -15,3 +15,15 @@ export function safeQuery(search: string): string {
   }
   return out.join('&');
 }
+
+/**
+ * A request URI (path and query) for the audit log and trace spans: as received, unless a parameter has
+ * a sensitive-looking name, then with the query rewritten by `safeQuery` (kube records the URI verbatim;
+ * a token a script put in a query string would otherwise be copied into every audit event and span).
+ */
+export function safeRequestUri(uri: string): string {
+  const q = uri.indexOf('?');
+  if (q < 0) return uri;
+  const names = [...new URLSearchParams(uri.slice(q + 1)).keys()];
+  return names.some((n) => sensitive.test(n)) ? `${uri.slice(0, q)}?${safeQuery(uri.slice(q + 1))}` : uri;
+}

@@ -47,14 +47,14 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
   if (format === 'apply-patch-cbor') {
     if (bytes.length === 0) throw badRequest('the body of the request was empty');
     const applied = decodeCborObject(bytes, served.strategy.schema);
-    audit?.requestPatch(applied);
+    audit?.requestPatch(applied.value);
     return handleApplyPatch(scope, applied, options);
   }
   const text = bytes.toString('utf8');
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   if (format === 'apply-patch-yaml') {
     const applied = parseApplyYaml(text, options);
-    audit?.requestPatch(applied);
+    audit?.requestPatch(applied.value);
     return handleApplyPatch(scope, applied, options);
   }
   const ifMatch = ifMatchOf(scope);

@@ -11,6 +11,7 @@ import { isStatusError } from '../../errors/status-error.js';
 import type { Naming } from '../../naming/naming.js';
 import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
 import type { AppContext, Filter } from '../../request/request-state.js';
+import { safeRequestUri } from '../../log/safe-query.js';
 
 export interface AuditFilterOptions {
   readonly checker: PolicyChecker;
@@ -116,7 +117,7 @@ function newRecord(ctx: AppContext, o: AuditFilterOptions, config: RequestAuditC
   return new RequestAudit(o.env, {
     config,
     auditID: state.requestId,
-    requestURI: ctx.req.url ?? ctx.url,
+    requestURI: safeRequestUri(ctx.req.url ?? ctx.url),
     info,
     user,
     sourceIPs: sourceIPs(ctx.req),

@@ -3,6 +3,7 @@ import { parseTraceParent, TraceState } from '@opentelemetry/core';
 import type { RequestInfo } from '../../request/request-info.js';
 import type { RequestTracing } from '../../tracing/request-tracing.js';
 import type { AppContext, Filter } from '../../request/request-state.js';
+import { safeRequestUri } from '../../log/safe-query.js';
 
 /**
  * The span of every sampled request (kube's WithTracing, an otelhttp server span), right after the
@@ -69,7 +70,7 @@ function requestAttributes(ctx: AppContext): Attributes {
     'http.method': ctx.method,
     'http.scheme': ctx.protocol,
     // kube adds the request URI (otelhttp dropped it).
-    'http.target': ctx.url,
+    'http.target': safeRequestUri(ctx.url),
     'net.protocol.version': req.httpVersion,
     'audit-id': ctx.state.requestId,
   };
