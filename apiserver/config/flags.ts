@@ -207,7 +207,14 @@ export const flagTable: readonly FlagSpec[] = [
     help: 'Records every request in the apiserver_request_* metrics (and the watch, authentication and authorization '
       + 'attempt metrics) served at /metrics. false turns that recording off (a benchmark baseline); the families stay, empty.' },
   { name: 'request-timeout', type: 'duration', default: '1m',
-    help: 'Deadline of a request (watches and other long-running requests excluded); then 504.' },
+    help: 'Deadline of a request (watches and other long-running requests excluded); then 504 and its work is cancelled.' },
+  { name: 'min-request-timeout', type: 'int', default: '1800', arg: 'seconds',
+    help: 'A watch without timeoutSeconds ends after a random time between this many seconds and twice as many, '
+      + 'spreading re-connections out. 0: such watches never time out.' },
+  { name: 'enable-priority-and-fairness', type: 'bool', default: 'true',
+    help: 'API Priority and Fairness with the built-in flow schemas and priority levels: seats from the sum of '
+      + '--max-requests-inflight and --max-mutating-requests-inflight, fair queues per user; replaces the max-in-flight '
+      + 'filter. false: the two max-in-flight limits apply as they are.' },
   // Lifecycle
   { name: 'shutdown-delay-duration', type: 'duration', default: '20s',
     help: 'On SIGTERM, keep serving this long with /readyz failing and every response closing its connection, so '

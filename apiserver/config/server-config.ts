@@ -130,6 +130,10 @@ export interface ServerConfig {
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
   readonly requestTimeoutMs: number;
+  /** `--min-request-timeout` in seconds (default 1800): watches without timeoutSeconds last 1–2 times this; 0: no limit. */
+  readonly minRequestTimeoutSeconds?: number;
+  /** `--enable-priority-and-fairness` (default true); false: the max-in-flight filter instead. */
+  readonly enablePriorityAndFairness?: boolean;
   readonly shutdownDelayMs: number;
   readonly shutdownTimeoutMs: number;
   /** `--shutdown-send-retry-after` (default true): after the delay, 429 + Retry-After until drained; false: the listener closes. */
@@ -233,6 +237,8 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
   }
   const requestTimeoutMs = flags.duration('request-timeout');
   if (requestTimeoutMs <= 0) throw new FlagError('invalid value for flag --request-timeout: must be positive');
+  const minRequestTimeoutSeconds = flags.int('min-request-timeout');
+  if (minRequestTimeoutSeconds < 0) throw new FlagError('--min-request-timeout can not be negative value');
 
   const eventTtlMs = flags.duration('event-ttl');
   if (eventTtlMs < 0) throw new FlagError('invalid value for flag --event-ttl: must not be negative');
@@ -293,6 +299,8 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     maxRequestsInflight: flags.int('max-requests-inflight'),
     maxMutatingRequestsInflight: flags.int('max-mutating-requests-inflight'),
     requestTimeoutMs,
+    minRequestTimeoutSeconds,
+    ...(flags.bool('enable-priority-and-fairness') ? {} : { enablePriorityAndFairness: false }),
     shutdownDelayMs: flags.duration('shutdown-delay-duration'),
     shutdownTimeoutMs: flags.duration('shutdown-timeout'),
     ...(flags.bool('shutdown-send-retry-after') ? {} : { shutdownSendRetryAfter: false }),

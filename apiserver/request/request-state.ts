@@ -25,6 +25,11 @@ export interface RequestState {
   trace?: TraceScope;
   /** Watches and other streaming requests: no deadline, no in-flight slot, ended first on shutdown. */
   longRunning: boolean;
+  /**
+   * Set by request-lifecycle on long-running requests: `--min-request-timeout` in seconds. A watch without
+   * `timeoutSeconds` ends after a random time in [this, 2 × this]; 0: it never times out.
+   */
+  minRequestTimeoutSeconds?: number;
   /** Set by authentication: who the request acts as (`system:anonymous` on public paths without credentials). */
   user?: UserInfo;
   /** Set by impersonation when the request acts as another user: the authenticated caller (`user` is the other). */

@@ -14,6 +14,10 @@ import { authorization } from './filters/authorization.js';
 import { audit, failedAuthenticationAudit, type AuditFilterOptions } from './filters/audit.js';
 import { impersonation } from './filters/impersonation.js';
 import { limits } from './filters/limits.js';
+import { maxInflight } from './filters/max-inflight.js';
+import { priorityAndFairness } from './filters/priority-and-fairness.js';
+import type { FlowControl } from '../flowcontrol/flow-control.js';
+import type { FlowControlMetrics } from '../metrics/flowcontrol-metrics.js';
 import { recover } from './filters/recover.js';
 import { requestId } from './filters/request-id.js';
 import { requestLifecycle } from './filters/request-lifecycle.js';
@@ -45,7 +49,16 @@ export interface AppOptions {
   readonly build: BuildInfo;
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
+  /**
+   * `--enable-priority-and-fairness` (default): the priority-and-fairness filter over these built-in
+   * schemas and levels replaces the max-in-flight filter, as in kube-apiserver; undefined: max-in-flight.
+   */
+  readonly flowControl?: FlowControl;
+  /** `apiserver_dropped_requests_total` and the `apiserver_flowcontrol_*` families. */
+  readonly flowControlMetrics?: FlowControlMetrics;
   readonly requestTimeoutMs: number;
+  /** `--min-request-timeout` (seconds, default 1800): watches without timeoutSeconds last 1–2 times this. */
+  readonly minRequestTimeoutSeconds?: number;
   readonly draining: () => boolean;
   /** After the shutdown delay: refuse new requests (filters/shutdown-refusal.ts); undefined adds no filter. */
   readonly shutdown?: ShutdownRefusalOptions;
@@ -70,8 +83,8 @@ export interface AppOptions {
  * Assembles the Koa application: the filter chain in the order of DESIGN.md, then the endpoints.
  *
  *   request id -> [tracing] -> [metrics] -> request log -> recover -> request lifecycle (signal, deadline)
- *   -> [shutdown refusal] -> limits -> authentication -> [audit] -> impersonation -> authorization
- *   -> health / version / metrics -> api -> 404
+ *   -> [shutdown refusal] -> limits (body size) -> authentication -> [audit] -> impersonation
+ *   -> priority and fairness | max in-flight -> authorization -> health / version / metrics -> api -> 404
  *
  * Bracketed filters are installed only when configured (tracing, request metrics, auditing, a shutdown
  * sequence), so what is off costs nothing per request. Tracing and metrics sit outside recover to see the
@@ -90,15 +103,15 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   if (o.requestMetrics !== undefined) app.use(requestMetrics(o.requestMetrics));
   app.use(requestLog({ logger: o.logger }));
   app.use(recover({ logger: o.logger }));
-  app.use(requestLifecycle({ registry: o.registry, requestTimeoutMs: o.requestTimeoutMs, draining: o.draining }));
+  app.use(requestLifecycle({
+    registry: o.registry,
+    requestTimeoutMs: o.requestTimeoutMs,
+    ...(o.minRequestTimeoutSeconds === undefined ? {} : { minRequestTimeoutSeconds: o.minRequestTimeoutSeconds }),
+    draining: o.draining,
+  }));
   // Once the shutdown delay elapsed, new requests (not health, not metrics) are refused before any work.
   if (o.shutdown !== undefined) app.use(shutdownRefusal(o.shutdown));
-  app.use(limits({
-    maxReadOnly: o.maxRequestsInflight,
-    maxMutating: o.maxMutatingRequestsInflight,
-    maxBodyBytes: maxRequestBodyBytes,
-    ...(o.requestMetrics === undefined ? {} : { inflight: o.requestMetrics }),
-  }));
+  app.use(limits({ maxBodyBytes: maxRequestBodyBytes }));
   app.use(authentication({
     authenticators: o.authenticators,
     ...(o.anonymous === undefined ? {} : { anonymous: o.anonymous }),
@@ -110,6 +123,15 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   // names the authenticated caller as `user`.
   if (o.audit !== undefined) app.use(audit(o.audit));
   app.use(impersonation({ authorizer: o.authorizer, naming: o.naming }));
+  // As kube-apiserver: the in-flight limits after impersonation (requests are classified as the user they
+  // act as), before authorization; priority and fairness replaces max-in-flight when on.
+  const inflightOptions = {
+    ...(o.requestMetrics === undefined ? {} : { inflight: o.requestMetrics }),
+    ...(o.flowControlMetrics === undefined ? {} : { metrics: o.flowControlMetrics }),
+  };
+  app.use(o.flowControl !== undefined
+    ? priorityAndFairness({ flowControl: o.flowControl, ...inflightOptions })
+    : maxInflight({ maxReadOnly: o.maxRequestsInflight, maxMutating: o.maxMutatingRequestsInflight, ...inflightOptions }));
   app.use(authorization({
     authorizer: o.authorizer,
     ...(o.ruleResolver === undefined ? {} : { ruleResolver: o.ruleResolver }),

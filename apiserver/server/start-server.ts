@@ -42,6 +42,8 @@ import { startCustomResourceController } from '../apiextensions/serving/crd-cont
 import { policyAdmissionOf } from './assemble-admission.js';
 import type { PolicyAdmission } from '../admission/policy/policy-admission.js';
 import { InFlightRequests } from './in-flight-requests.js';
+import { FlowControl } from '../flowcontrol/flow-control.js';
+import { FlowControlMetrics } from '../metrics/flowcontrol-metrics.js';
 import { LifecycleSignals, type LifecycleState } from './lifecycle-signals.js';
 import { gracefulShutdown } from './graceful-shutdown.js';
 import { startStoreReadiness } from './store-readiness.js';
@@ -171,6 +173,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // on unless --request-metrics=false (the benchmark's baseline).
     const requestMetrics = new RequestMetrics(metrics, names);
     const authMetrics = new AuthMetrics(metrics);
+    const flowControlMetrics = new FlowControlMetrics(metrics);
     const recordRequests = config.requestMetrics !== false;
     if (recordRequests) {
       const stopInflightPeriods = requestMetrics.startInflightPeriods();
@@ -347,7 +350,19 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       build: options.build ?? unknownBuild,
       maxRequestsInflight: config.maxRequestsInflight,
       maxMutatingRequestsInflight: config.maxMutatingRequestsInflight,
+      // Priority and fairness (default) over the total of both limits; a queue waits at most a quarter of
+      // the request timeout, as kube-apiserver.
+      ...(config.enablePriorityAndFairness === false ? {} : {
+        flowControl: new FlowControl({
+          naming: names,
+          totalConcurrency: config.maxRequestsInflight + config.maxMutatingRequestsInflight,
+          waitLimitMs: config.requestTimeoutMs / 4,
+          metrics: flowControlMetrics,
+        }),
+      }),
+      flowControlMetrics,
       requestTimeoutMs: config.requestTimeoutMs,
+      ...(config.minRequestTimeoutSeconds === undefined ? {} : { minRequestTimeoutSeconds: config.minRequestTimeoutSeconds }),
       draining: () => signals.shutdownInitiated,
       shutdown: { signals, sendRetryAfter: config.shutdownSendRetryAfter !== false },
       metrics,

@@ -48,6 +48,7 @@ export async function handleApplyPatch(scope: RequestScope, parsed: StrictParse,
     force: options.force === true,
     ...(ifMatch === undefined ? {} : { ifMatch }),
     admission: writeAdmissionOf(scope, 'PatchOptions', options),
+    signal: scope.ctx.state.signal,
   });
   addWarnings(scope, [...messages, ...result.warnings]);
   await respond(scope, result.created ? 201 : 200, { type: 'object', object: result.object });

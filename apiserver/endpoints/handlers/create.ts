@@ -36,6 +36,7 @@ export async function handleCreate(scope: RequestScope): Promise<void> {
     fieldManager: fieldManagerOf(scope, options.fieldManager),
     requester: requesterOf(scope.ctx.state),
     admission: writeAdmissionOf(scope, 'CreateOptions', options),
+    signal: scope.ctx.state.signal,
   });
   addWarnings(scope, [...warnings, ...result.warnings]);
   await respond(scope, 201, { type: 'object', object: result.object });

@@ -8,7 +8,7 @@ import { respond } from './respond.js';
 /** DELETE of one object: a Success Status, or the object for kinds that return it; 200 or 202. */
 export async function handleDelete(scope: RequestScope): Promise<void> {
   const options = await deleteOptions(scope);
-  const result = await scope.served.registry.delete(scope.info.namespace, scope.info.name, { ...options, admission: deleteAdmission(scope, options) });
+  const result = await scope.served.registry.delete(scope.info.namespace, scope.info.name, { ...options, admission: deleteAdmission(scope, options), signal: scope.ctx.state.signal });
   const body = result.object.kind === 'Status' ? { type: 'raw' as const, value: result.object } : { type: 'object' as const, object: result.object as never };
   await respond(scope, result.code, body);
 }
@@ -22,7 +22,7 @@ export async function handleDeleteCollection(scope: RequestScope): Promise<void>
   const list = listOptions(scope);
   const options = await deleteOptions(scope);
   // Each object is admitted as its own DELETE, as Kubernetes' delete collection does.
-  await scope.served.registry.deleteCollection(scope.info.namespace, list, { ...options, admission: deleteAdmission(scope, options) });
+  await scope.served.registry.deleteCollection(scope.info.namespace, list, { ...options, admission: deleteAdmission(scope, options), signal: scope.ctx.state.signal });
   const { apiGroup: group, resource } = scope.info;
   const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { ...(group === '' ? {} : { group }), kind: resource } };
   await respond(scope, 200, { type: 'raw', value: status });

@@ -151,6 +151,7 @@ function writeOptions(scope: RequestScope, options: WriteOptions, sub: ScaleSubr
     subresource: 'scale' as const,
     requester: requesterOf(scope.ctx.state),
     admission: writeAdmissionOf(scope, kind, options, view),
+    signal: scope.ctx.state.signal,
   };
 }
 

@@ -24,6 +24,7 @@ export async function handleUpdate(scope: RequestScope): Promise<void> {
     subresource: genericSubresourceOf(info.subresource),
     requester: requesterOf(scope.ctx.state),
     admission: writeAdmissionOf(scope, 'UpdateOptions', options),
+    signal: scope.ctx.state.signal,
   });
   addWarnings(scope, [...warnings, ...result.warnings]);
   await respond(scope, result.created ? 201 : 200, { type: 'object', object: result.object });

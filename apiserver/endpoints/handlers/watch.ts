@@ -9,8 +9,9 @@
  * A watcher that stops reading is ended by the cache (bounded queue, small time budget) without slowing
  * anyone else; it then resumes from its last resourceVersion.
  *
- * The stream ends at `timeoutSeconds`, else after the server's randomized watch timeout (1800 s × (1 +
- * random), as kube-apiserver's `--min-request-timeout`), on client disconnect, and on shutdown.
+ * The stream ends at `timeoutSeconds`, else after the server's randomized watch timeout
+ * (`--min-request-timeout`, default 1800 s, × (1 + random), as kube-apiserver), on client disconnect, and on
+ * shutdown.
  */
 import type { ServerResponse } from 'node:http';
 import {
@@ -40,7 +41,7 @@ import type { RequestScope } from './request-scope.js';
 import type { WatchEventCells } from '../../metrics/request-metrics.js';
 import { VERB_WATCH, scopeIndex } from '../../metrics/request-labels.js';
 
-/** kube-apiserver's `--min-request-timeout` default: watches without timeoutSeconds last 1–2 times this. */
+/** kube-apiserver's `--min-request-timeout` default (the request state carries the flag's value). */
 const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
 const CBOR_SEQ_OFFER = mediaOffer('application/cbor-seq');
 const watchOfferSets = new Map<string, readonly MediaOffer[]>();
@@ -80,16 +81,20 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
   checkFieldLabels(fieldSelector, [...COMMON_FIELD_LABELS, ...Object.keys(served.strategy.selectableFields ?? {})]);
   const includeObject = target?.kind === 'Table' ? parseIncludeObject(query.get('includeObject')) : undefined;
 
+  // As kube's watch handler: timeoutSeconds when given, else a random time in [min, 2 × min] so watches
+  // opened together do not all re-connect together; with a minimum of 0 they never time out.
+  const minSeconds = ctx.state.minRequestTimeoutSeconds ?? MIN_REQUEST_TIMEOUT_SECONDS;
   const timeoutSeconds = o.timeoutSeconds !== undefined && o.timeoutSeconds > 0
     ? o.timeoutSeconds
-    : MIN_REQUEST_TIMEOUT_SECONDS * (1 + Math.random());
-  const timeoutMs = Math.round(timeoutSeconds * 1000);
+    : minSeconds > 0 ? minSeconds * (1 + Math.random()) : undefined;
+  // setTimeout holds at most 2^31-1 ms (24.8 days); past that (or with no timeout) no timer is set.
+  const timeoutMs = timeoutSeconds === undefined ? undefined : Math.round(timeoutSeconds * 1000);
   // One signal for the watch: the request's (client gone, shutdown) or the deadline. A plain timer, not
   // AbortSignal.timeout + AbortSignal.any: Node 20 may collect such a timeout signal before it fires, and
   // the watch would outlive its timeoutSeconds.
   const watchEnd = new AbortController();
   const endWatch = (): void => watchEnd.abort();
-  const timer = setTimeout(endWatch, timeoutMs);
+  const timer = timeoutMs !== undefined && timeoutMs <= 0x7fffffff ? setTimeout(endWatch, timeoutMs) : undefined;
   ctx.state.signal.addEventListener('abort', endWatch, { once: true });
   // Aborted before this handler listened (shutdown stopped accepting while the request was authenticated):
   // the listener never fires, so end now rather than stream until --shutdown-timeout.
@@ -107,7 +112,7 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
       resourceVersion: o.resourceVersion,
       sendInitialEvents: o.sendInitialEvents,
       allowWatchBookmarks: o.allowWatchBookmarks,
-      deadline: Date.now() + timeoutMs,
+      deadline: timeoutMs === undefined ? Number.MAX_SAFE_INTEGER : Date.now() + timeoutMs,
       signal,
     });
     const encode = eventEncoder({

@@ -64,6 +64,6 @@ export async function applyObject(ctx: RegistryContext, namespace: string, name:
     }
     const { object } = applyToObject(current, config, writer(ctx, opts, sub), opts.force === true);
     return admittedUpdate(ctx, object, current, ns, name, stepOpts);
-  });
+  }, opts.signal);
   return { object: res.object, created: res.outcome === 'create', warnings: res.warnings };
 }

@@ -7,6 +7,7 @@
  * without a resourceVersion, as kube does. A converting kind answers what it stored, read back in the request's
  * version (custom resources: converted twice when the request's version is not the storage version).
  */
+import { throwIfCancelled } from './cancelled.js';
 import type { KubeObject } from '../../api/object.js';
 import { alreadyExists } from '../../errors/constructors.js';
 import { isStorageError } from '../../../storage/errors.js';
@@ -76,6 +77,7 @@ export async function createObject(ctx: RegistryContext, namespace: string, inpu
       }
       const encoded = ctx.shape.encode(obj);
       const bytes = isPromise(encoded) ? await encoded : encoded;
+      throwIfCancelled(opts.signal);
       const res = await ctx.store.create(key, bytes, ctx.writeOptions);
       committed = true;
       const written = ctx.shape.written(obj, bytes);

@@ -16,6 +16,7 @@
  * Dry run computes the same answer and writes nothing. `propagationPolicy` is validated, but no
  * garbage-collector finalizers are added since no garbage collector runs yet.
  */
+import { throwIfCancelled } from './cancelled.js';
 import type { KubeObject } from '../../api/object.js';
 import { conflict, invalid, notFound } from '../../errors/constructors.js';
 import { isStorageError } from '../../../storage/errors.js';
@@ -71,12 +72,13 @@ export function successStatus(ctx: RegistryContext, obj: KubeObject): SuccessSta
  * here when tracked) with a compare on `kv`'s modRevision, and answers it as stored. A dry run writes
  * nothing.
  */
-async function writeMarked(ctx: RegistryContext, key: string, kv: KeyValue, obj: KubeObject, dryRun: boolean): Promise<KubeObject> {
+async function writeMarked(ctx: RegistryContext, key: string, kv: KeyValue, obj: KubeObject, dryRun: boolean, signal?: AbortSignal): Promise<KubeObject> {
   if ((obj.metadata.generation ?? 0) > 0) obj.metadata.generation = obj.metadata.generation! + 1;
   if (dryRun && !ctx.shape.converts) return obj;
   const encoded = ctx.shape.encode(obj);
   const bytes = isPromise(encoded) ? await encoded : encoded;
   let rv = obj.metadata.resourceVersion;
+  throwIfCancelled(signal);
   if (!dryRun) rv = String((await ctx.store.update(key, bytes, kv.modRevision, ctx.writeOptions)).revision);
   const written = ctx.shape.written(obj, bytes);
   const answer = isPromise(written) ? await written : written;
@@ -113,7 +115,7 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
       if (graceful?.type === 'mark') {
         current.metadata.deletionTimestamp = graceful.deletionTimestamp;
         current.metadata.deletionGracePeriodSeconds = graceful.gracePeriodSeconds;
-        return pending(await writeMarked(ctx, key, kv, current, dryRun));
+        return pending(await writeMarked(ctx, key, kv, current, dryRun, opts.signal));
       }
       // Already marked and waiting (for its finalizers, or its kind's own): a second delete changes nothing.
       if (marked && (hasFinalizers || ctx.strategy.markForDeletion !== undefined)) return pending(current);
@@ -121,9 +123,10 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
       if (kindKeeps || hasFinalizers) {
         current.metadata.deletionTimestamp = rfc3339(ctx.now());
         current.metadata.deletionGracePeriodSeconds = 0;
-        return pending(await writeMarked(ctx, key, kv, current, dryRun));
+        return pending(await writeMarked(ctx, key, kv, current, dryRun, opts.signal));
       }
       if (!dryRun) {
+        throwIfCancelled(opts.signal);
         await ctx.store.delete(key, kv.modRevision);
         // What the server reserved for the object (WriteHooks) goes with it.
         await ctx.writeHooks?.afterDelete(current);

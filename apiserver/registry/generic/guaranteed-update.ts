@@ -16,6 +16,7 @@
  * (`StoredShape.written`): for a custom resource served in a version other than its storage version, an
  * update converts the current object, the result back to the storage version, and the stored result again.
  */
+import { throwIfCancelled } from './cancelled.js';
 import type { KubeObject } from '../../api/object.js';
 import { isStorageError } from '../../../storage/errors.js';
 import type { KeyValue } from '../../../storage/interface.js';
@@ -64,6 +65,7 @@ export async function guaranteedUpdate(
   name: string,
   dryRun: boolean,
   next: (current: KubeObject | undefined) => UpdateOutcome | Promise<UpdateOutcome>,
+  signal?: AbortSignal,
 ): Promise<LoopResult> {
   let kv: KeyValue | undefined;
   try {
@@ -87,6 +89,7 @@ export async function guaranteedUpdate(
         let object = out.obj;
         if (out.type === 'delete') {
           if (!dryRun) {
+            throwIfCancelled(signal);
             await ctx.store.delete(key, kv!.modRevision);
             await ctx.writeHooks?.afterDelete(out.obj);
           }
@@ -95,6 +98,8 @@ export async function guaranteedUpdate(
           const bytes = isPromise(encoded) ? await encoded : encoded;
           let rv = out.obj.metadata.resourceVersion;
           if (!dryRun) {
+            // The request may have been answered 504 while admission or a conversion ran: write nothing then.
+            throwIfCancelled(signal);
             const res = out.type === 'create'
               ? await ctx.store.create(key, bytes, ctx.writeOptions)
               : await ctx.store.update(key, bytes, kv!.modRevision, ctx.writeOptions);

@@ -33,6 +33,11 @@ export interface WriteOptions {
   readonly requester?: Requester | undefined;
   /** The admission of this write (the request's chain); absent for the server's own writes. */
   readonly admission?: WriteAdmission | undefined;
+  /**
+   * The request's signal (deadline, client gone, shutdown): checked right before each store write and
+   * between retries, so a request already answered 504 never writes afterwards.
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
@@ -76,6 +81,8 @@ export interface DeleteOptions {
   readonly orphanDependents?: boolean;
   /** See WriteOptions.admission. */
   readonly admission?: WriteAdmission | undefined;
+  /** See WriteOptions.signal. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface WriteResult {

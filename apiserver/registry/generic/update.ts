@@ -67,7 +67,7 @@ export async function updateObject(ctx: RegistryContext, namespace: string, name
       return admittedCreate(ctx, obj, ns, opts);
     }
     return admittedUpdate(ctx, obj, current, ns, name, opts);
-  });
+  }, opts.signal);
   return { object: res.object, created: res.outcome === 'create', warnings: res.warnings };
 }
 
@@ -85,6 +85,6 @@ export async function patchObject(
     const obj = apply(jsonClone(current));
     if (!isObject(obj)) throw badRequest('the patched object must be a JSON object');
     return admittedUpdate(ctx, obj, current, ns, name, opts);
-  });
+  }, opts.signal);
   return { object: res.object, created: false, warnings: res.warnings };
 }

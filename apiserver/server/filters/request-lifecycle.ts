@@ -7,6 +7,8 @@ export interface RequestLifecycleOptions {
   readonly registry: InFlightRequests;
   /** Deadline of a request that is not long-running. */
   readonly requestTimeoutMs: number;
+  /** `--min-request-timeout` (seconds), handed to long-running requests (the watch handler's default timeout). */
+  readonly minRequestTimeoutSeconds?: number;
   /**
    * True once shutdown began: responses then carry `Connection: close`, and a response that started
    * before (a watch ended by the shutdown) closes its socket when it has finished, so keep-alive sockets
@@ -29,6 +31,7 @@ export function requestLifecycle(options: RequestLifecycleOptions): Filter {
     const tracked = registry.track(longRunning);
     ctx.state.signal = tracked.signal;
     ctx.state.longRunning = longRunning;
+    if (longRunning && options.minRequestTimeoutSeconds !== undefined) ctx.state.minRequestTimeoutSeconds = options.minRequestTimeoutSeconds;
     if (draining()) ctx.set('Connection', 'close');
     // 'close' fires once the response is fully written or the socket died; only the latter aborts. The
     // registry entry lives until then (a watch body streams after the middleware returned).
