@@ -11,6 +11,8 @@ import type { KeyValue } from './interface.js';
  * - `Unavailable`     503 (backend unreachable, closed or broken)
  * - `Timeout`         504 (a per-call deadline passed; the write may or may not have happened)
  * - `InvalidArgument` 500 (a programming error: bad key, bad options)
+ * - `TransformFailed` 500 (a stored value the value transformer cannot read: a missing or wrong
+ *                     encryption key, tampered ciphertext; storage/transforming-store.ts)
  */
 export type StorageErrorCode =
   | 'NotFound'
@@ -21,7 +23,8 @@ export type StorageErrorCode =
   | 'Lagging'
   | 'Unavailable'
   | 'Timeout'
-  | 'InvalidArgument';
+  | 'InvalidArgument'
+  | 'TransformFailed';
 
 export interface StorageErrorDetails {
   readonly key?: string;
@@ -96,3 +99,7 @@ export const timeout = (message: string, cause?: unknown): StorageError =>
   new StorageError('Timeout', message, { cause });
 
 export const invalidArgument = (message: string): StorageError => new StorageError('InvalidArgument', message);
+
+/** A stored value under `key` that the value transformer could not read (kube: "unable to transform key"). */
+export const transformFailed = (key: string, cause: unknown): StorageError =>
+  new StorageError('TransformFailed', `unable to transform key ${JSON.stringify(key)}: ${cause instanceof Error ? cause.message : String(cause)}`, { key, cause });

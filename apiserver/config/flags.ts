@@ -177,6 +177,14 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'event-ttl', type: 'duration', default: '1h',
     help: 'Amount of time to retain events: the store deletes each event this long after its last write. '
       + 'Whole seconds; 0 keeps events forever.' },
+  { name: 'encryption-provider-config', type: 'string', default: '', arg: 'path',
+    help: 'The file containing configuration for encryption providers to be used for storing secrets in the '
+      + 'store: an EncryptionConfiguration (apiserver.config.k8s.io/v1 or apiserver.config.<group-domain>/v1) '
+      + 'with identity, aescbc, aesgcm and secretbox providers; the first provider writes, all read. Every '
+      + 'stored object is checked to be readable at start. See docs/encryption.md.' },
+  { name: 'encryption-provider-config-automatic-reload', type: 'bool', default: 'false',
+    help: 'Determines if the file set by --encryption-provider-config should be automatically reloaded if the '
+      + 'disk contents change (a bad new file keeps the configuration in force, logged and counted).' },
   { name: 'data-dir', type: 'string', default: './data', arg: 'path',
     help: 'Directory for the embedded store, the generated certificates, the admin token and kubeconfig.' },
   // API

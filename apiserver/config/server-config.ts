@@ -15,7 +15,9 @@ import { clusterSigningConfig } from './cluster-signing-flags.js';
 import { auditConfig, type AuditConfig } from './audit-flags.js';
 import type { ClusterSigningConfig } from '../tls/signing-material.js';
 import { readTracingConfigFile, TracingConfigError, type TracingConfig } from '../tracing/tracing-config.js';
+import { EncryptionConfigError, readEncryptionConfigFile } from '../encryption/encryption-config.js';
 import { etcdClientTlsConfig } from './etcd-tls-flags.js';
+import { tlsServingConfig, type TlsServingConfig } from './tls-serving-flags.js';
 import { mixedEndpointSchemes, type EtcdClientTls } from '../../storage/etcd/client-tls.js';
 import { tlsServingConfig, type TlsServingConfig } from './tls-serving-flags.js';
 
@@ -75,6 +77,8 @@ export interface ServerConfig {
   readonly tls?: { readonly certFile: string; readonly keyFile: string };
   /** Extra SANs for the generated serving certificate. */
   readonly tlsSans: readonly string[];
+  /** `--tls-min-version`, `--tls-cipher-suites`, `--tls-sni-cert-key`; undefined: TLS 1.2, Go's suites, no SNI pairs. */
+  readonly tlsServing?: TlsServingConfig;
   /** undefined: no authentication flag was given, so an admin token + kubeconfig are generated. */
   /** `--tls-min-version`, `--tls-cipher-suites`, `--tls-sni-cert-key`; undefined: TLS 1.2, Go's suites, no SNI pairs. */
   readonly tlsServing?: TlsServingConfig;
@@ -125,6 +129,11 @@ export interface ServerConfig {
   readonly audit?: AuditConfig;
   /** `--tracing-config-file`, read and validated; undefined: tracing off. */
   readonly tracing?: TracingConfig;
+  /**
+   * `--encryption-provider-config` (absolute; checked to parse at flag time, read again by the server) and
+   * `--encryption-provider-config-automatic-reload`.
+   */
+  readonly encryption?: { readonly file: string; readonly automaticReload: boolean };
   /** `--request-metrics` (default true): false records no request metrics (the families are still served). */
   readonly requestMetrics?: boolean;
   readonly maxRequestsInflight: number;
@@ -270,6 +279,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
       ? { tls: { certFile: resolve(cwd, certFile), keyFile: resolve(cwd, keyFile) } }
       : {}),
     tlsSans: flags.list('tls-sans'),
+    tlsServing: tlsServingConfig(flags, cwd),
     ...(tokenAuthFile === undefined ? {} : { tokenAuthFile: resolve(cwd, tokenAuthFile) }),
     ...(flags.given.has('anonymous-auth') ? { anonymousAuth: flags.bool('anonymous-auth') } : {}),
     ...(authenticationConfig === undefined ? {} : { authenticationConfigFile: resolve(cwd, authenticationConfig) }),
@@ -295,6 +305,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     logLevel: flags.string('log-level') ?? 'info',
     ...(audit === undefined ? {} : { audit }),
     ...(tracingConfigFile === undefined ? {} : { tracing: tracingConfig(resolve(cwd, tracingConfigFile), groupDomain, features) }),
+    ...encryptionConfig(flags, cwd, groupDomain),
     ...(flags.bool('request-metrics') ? {} : { requestMetrics: false }),
     maxRequestsInflight: flags.int('max-requests-inflight'),
     maxMutatingRequestsInflight: flags.int('max-mutating-requests-inflight'),
@@ -361,6 +372,24 @@ function requestHeaderConfig(flags: ParsedFlags, features: FeatureGates, cwd: st
     extraHeaderPrefixes: flags.list('requestheader-extra-headers-prefix'),
     uidHeaders,
   };
+}
+
+/** `--encryption-provider-config`, parsed now so a bad file is a command-line error (exit 2) with kube's wording. */
+function encryptionConfig(flags: ParsedFlags, cwd: string, groupDomain: string): Pick<ServerConfig, 'encryption'> {
+  const file = flags.string('encryption-provider-config');
+  const automaticReload = flags.bool('encryption-provider-config-automatic-reload');
+  if (file === undefined) {
+    if (automaticReload) throw new FlagError('--encryption-provider-config-automatic-reload must be set with --encryption-provider-config');
+    return {};
+  }
+  const path = resolve(cwd, file);
+  try {
+    readEncryptionConfigFile(path, groupDomain);
+  } catch (err) {
+    if (err instanceof EncryptionConfigError) throw new FlagError(`--encryption-provider-config: ${err.message}`);
+    throw err;
+  }
+  return { encryption: { file: path, automaticReload } };
 }
 
 /** `--tracing-config-file`, read now so a bad file is a command-line error (exit 2) with kube's wording. */

@@ -36,6 +36,12 @@ export interface Naming {
    * `daemonEndpoints.kubeletEndpoint`), `nodeagent` in the documents' names (`nodeagentVersion`).
    */
   readonly nodeAgent: 'kubelet' | 'nodeagent';
+  /**
+   * The prefix of values encrypted at rest (`--encryption-provider-config`), followed by
+   * `<provider>:v1:<key name>:`: Kubernetes' `k8s:enc:` under k8s.io, the domain's word otherwise
+   * (`platform:enc:`), as the documents rename every domain-bearing name.
+   */
+  readonly encryptedValuePrefix: string;
 }
 
 /**
@@ -73,6 +79,7 @@ export function naming(domain: string): Naming {
     protobufMediaType: `application/vnd.${w}.protobuf`,
     legacyDomain: domain === 'k8s.io' ? 'kubernetes.io' : domain,
     nodeAgent: domain === 'k8s.io' ? 'kubelet' : 'nodeagent',
+    encryptedValuePrefix: `${domain === 'k8s.io' ? 'k8s' : w}:enc:`,
   });
 }
 

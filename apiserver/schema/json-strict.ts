@@ -4,7 +4,9 @@
  * which `JSON.parse` silently resolves to the last occurrence (as Go's decoder does, so the value is the
  * same one Kubernetes would keep).
  */
+import { jsonDepthExceededAt, jsonDepthMessage, jsonStringEnd, mayExceedDepth } from '../codec/nesting-depth.js';
 import { badRequest } from '../errors/constructors.js';
+import { maxNestingDepth } from '../request/limits.js';
 
 export interface StrictJson {
   readonly value: unknown;
@@ -15,20 +17,24 @@ export interface StrictJson {
 /**
  * Parses `text`; with `detectDuplicates` (default true) also lists duplicate keys. Invalid JSON throws a
  * 400 BadRequest `error decoding JSON: <reason>`. An empty body is invalid JSON too; callers that accept
- * empty bodies (DELETE) check for them first.
+ * empty bodies (DELETE) check for them first. A text nested deeper than `maxDepth` (default
+ * `maxNestingDepth`) is a 400 too, `error decoding JSON: invalid character '[' exceeded max depth`: the
+ * duplicate scan counts the depth as it goes, otherwise only texts long enough to be that deep are scanned.
  */
-export function parseJsonStrict(text: string, detectDuplicates = true): StrictJson {
+export function parseJsonStrict(text: string, detectDuplicates = true, maxDepth = maxNestingDepth): StrictJson {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
     throw badRequest(`error decoding JSON: ${(err as Error).message}`);
   }
-  return { value, duplicateFields: detectDuplicates ? findDuplicateKeys(text) : [] };
+  if (detectDuplicates) return { value, duplicateFields: findDuplicateKeys(text, maxDepth) };
+  const at = jsonDepthExceededAt(text, maxDepth);
+  if (at >= 0) throw badRequest(`error decoding JSON: ${jsonDepthMessage(text, at)}`);
+  return { value, duplicateFields: [] };
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const LBRACE = 0x7b;
 const RBRACE = 0x7d;
 const LBRACKET = 0x5b;
@@ -38,9 +44,11 @@ const COMMA = 0x2c;
 /**
  * Duplicate keys of a text already known to be valid JSON (so the scanner can skip every check
  * `JSON.parse` made). Iterative, so deep nesting cannot overflow the stack. Path segments are only joined
- * into a string when a duplicate is found.
+ * into a string when a duplicate is found. A container opening past `maxDepth` levels is a 400 (the
+ * depth limit checked in the same pass).
  */
-export function findDuplicateKeys(text: string): string[] {
+export function findDuplicateKeys(text: string, maxDepth = Infinity): string[] {
+  const checkDepth = mayExceedDepth(text, maxDepth);
   const found: string[] = [];
   // One entry per open container: the keys seen so far (objects) or null (arrays).
   const keySets: (Set<string> | null)[] = [];
@@ -52,7 +60,7 @@ export function findDuplicateKeys(text: string): string[] {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      const end = stringEnd(text, i);
+      const end = jsonStringEnd(text, i);
       const depth = keySets.length - 1;
       if (expectKey) {
         const raw = text.slice(i + 1, end);
@@ -65,11 +73,13 @@ export function findDuplicateKeys(text: string): string[] {
       }
       i = end + 1;
     } else if (c === LBRACE) {
+      if (checkDepth && keySets.length >= maxDepth) throw badRequest(`error decoding JSON: ${jsonDepthMessage(text, i)}`);
       keySets.push(new Set());
       segments.push('');
       expectKey = true;
       i++;
     } else if (c === LBRACKET) {
+      if (checkDepth && keySets.length >= maxDepth) throw badRequest(`error decoding JSON: ${jsonDepthMessage(text, i)}`);
       keySets.push(null);
       segments.push(0);
       expectKey = false;
@@ -90,18 +100,6 @@ export function findDuplicateKeys(text: string): string[] {
     }
   }
   return found;
-}
-
-/** Index of the closing quote of the string opening at `start`. */
-function stringEnd(text: string, start: number): number {
-  let end = text.indexOf('"', start + 1);
-  for (;;) {
-    // A quote preceded by an odd number of backslashes is escaped.
-    let slashes = 0;
-    for (let j = end - 1; text.charCodeAt(j) === BACKSLASH; j--) slashes++;
-    if ((slashes & 1) === 0) return end;
-    end = text.indexOf('"', end + 1);
-  }
 }
 
 /** `a.b[0].c` from the open containers below `depth` plus the final key. */

@@ -3,31 +3,65 @@
  * go-yaml: `yes`/`no`/`on`/`off` are booleans), duplicate keys reported by path instead of failing the
  * parse, so `fieldValidation` treats them exactly as duplicate JSON keys. The last occurrence wins.
  */
-import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { Composer, isMap, isScalar, isSeq, Parser, YAMLParseError, type CST, type Document, type Node } from 'yaml';
+import { checkAliases, cstShape } from '../codec/yaml-bounds.js';
 import { badRequest } from '../errors/constructors.js';
+import { maxNestingDepth, maxYamlExpandedBytes } from '../request/limits.js';
 import type { StrictJson } from './json-strict.js';
 
-/** Alias expansions allowed per document: a guard against "billion laughs" bodies. */
-const MAX_ALIAS_COUNT = 100;
+export interface YamlLimits {
+  /** Deepest nesting, aliases expanded (default `maxNestingDepth`). */
+  readonly maxDepth?: number;
+  /** Largest value once aliases are expanded, about its JSON size (default `maxYamlExpandedBytes`). */
+  readonly maxExpandedBytes?: number;
+}
 
 /**
  * Parses a single YAML document; with `detectDuplicates` (default true) also lists duplicate keys.
- * Invalid YAML, several documents, or too many alias expansions throw 400 `error decoding YAML: <reason>`.
- * An empty document decodes to `null`.
+ * Invalid YAML, several documents, nesting deeper than the limit (`exceeded max depth of 500`), an anchor
+ * containing itself, or aliases expanding past the limits (`document contains excessive aliasing`) throw
+ * 400 `error decoding YAML: <reason>`, each before the value is built (codec/yaml-bounds.ts). An empty
+ * document decodes to `null`.
  */
-export function parseYamlStrict(text: string, detectDuplicates = true): StrictJson {
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, prettyErrors: false });
+export function parseYamlStrict(text: string, detectDuplicates = true, limits: YamlLimits = {}): StrictJson {
+  const maxDepth = limits.maxDepth ?? maxNestingDepth;
+  const tokens = [...new Parser().parse(text)];
+  const shape = cstShape(tokens, maxDepth);
+  if (shape.tooDeepAt >= 0) throw badRequest(`error decoding YAML: exceeded max depth of ${maxDepth}`);
+  const doc = composeOne(tokens, text.length);
   const first = doc.errors[0];
   if (first !== undefined) throw badRequest(`error decoding YAML: ${first.message}`);
   let value: unknown;
   try {
-    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    if (shape.aliases) {
+      checkAliases(doc.contents, maxDepth, limits.maxExpandedBytes ?? maxYamlExpandedBytes);
+      // checkAliases bounds what aliases expand to (the library's own per-alias guard would refuse
+      // documents Kubernetes accepts); each alias then becomes a copy, as go-yaml makes it, not a second
+      // reference to one object that pruning and defaulting would change at both places.
+      value = JSON.parse(JSON.stringify(doc.toJS({ maxAliasCount: -1 })));
+    } else {
+      value = doc.toJS({ maxAliasCount: -1 });
+    }
   } catch (err) {
     throw badRequest(`error decoding YAML: ${(err as Error).message}`);
   }
   const duplicateFields: string[] = [];
   if (detectDuplicates && doc.contents !== null) collect(doc.contents as Node, '', duplicateFields);
   return { value, duplicateFields };
+}
+
+/** The first document of the tokens (`parseDocument` over tokens already parsed); a second one is an error. */
+function composeOne(tokens: readonly CST.Token[], length: number): Document.Parsed {
+  const composer = new Composer({ version: '1.1', uniqueKeys: false });
+  let doc: Document.Parsed | undefined;
+  for (const d of composer.compose(tokens, true, length)) {
+    if (doc === undefined) doc = d;
+    else {
+      doc.errors.push(new YAMLParseError(d.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      break;
+    }
+  }
+  return doc!;
 }
 
 function keyText(key: unknown): string {

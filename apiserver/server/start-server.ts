@@ -42,6 +42,7 @@ import { startCustomResourceController } from '../apiextensions/serving/crd-cont
 import { policyAdmissionOf } from './assemble-admission.js';
 import type { PolicyAdmission } from '../admission/policy/policy-admission.js';
 import { InFlightRequests } from './in-flight-requests.js';
+import { applyHttpServerLimits, httpServerLimits, httpServerOptions, type HttpServerLimits } from './http-server-limits.js';
 import { FlowControl } from '../flowcontrol/flow-control.js';
 import { FlowControlMetrics } from '../metrics/flowcontrol-metrics.js';
 import { LifecycleSignals, type LifecycleState } from './lifecycle-signals.js';
@@ -63,6 +64,7 @@ import { dropCountOnStop, storageMetrics, storageSizeMetrics } from '../metrics/
 import { admissionMetrics, policyCheckMetrics } from '../metrics/admission-metrics.js';
 import { runtimeMetrics } from '../metrics/runtime-metrics.js';
 import { instrumentStore } from '../../storage/instrumented-store.js';
+import { openEncryptionAtRest } from '../encryption/encryption-at-rest.js';
 import { openSizeMonitor } from '../../storage/size-monitor.js';
 import { tlsUnusedByEndpoints } from '../../storage/etcd/client-tls.js';
 import { RequestTracing } from '../tracing/request-tracing.js';
@@ -81,6 +83,8 @@ export interface StartOptions {
   readonly admissionPlugins?: (resources: ServedResources) => readonly AdmissionPlugin[];
   /** The aggregation layer's backend resolver and intervals (assemble-aggregator.ts). */
   readonly aggregation?: AggregationOptions;
+  /** Header size and connection timeouts (http-server-limits.ts; tests shorten the timeouts). */
+  readonly httpLimits?: Partial<HttpServerLimits>;
 }
 
 export interface RunningServer {
@@ -156,6 +160,16 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       cleanups.push(() => opened.close());
       store = opened;
     }
+    // --encryption-provider-config: the transforming store goes right over the backend, so everything above
+    // sees plaintext; every stored object is checked readable first (a wrong or missing key stops the start).
+    const encryption = config.encryption === undefined
+      ? undefined
+      : openEncryptionAtRest({ file: config.encryption.file, naming: names, prefix: config.storagePrefix, kinds: builtinKinds(names) });
+    if (encryption !== undefined) {
+      const { checked } = await encryption.checkStored(store);
+      logger.info({ checked, resources: encryption.transformers.current.configured }, 'encryption at rest: every stored object is readable');
+      store = encryption.wrap(store);
+    }
     const theStore = store;
 
     if (config.compactionIntervalMs > 0) {
@@ -188,6 +202,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // --request-metrics=false also leaves store calls and admission unrecorded (the benchmark's baseline).
     const storeFor = (type: string): Store =>
       instrumentStore(theStore, type, recordRequests ? { metrics: storeMetrics } : {});
+    if (encryption !== undefined && config.encryption?.automaticReload === true) {
+      const reload = encryption.startReload(metrics, logger.child({ component: 'encryption-config' }));
+      cleanups.push(async () => reload.stop());
+    }
     const runtime = runtimeMetrics(metrics);
     cleanups.push(async () => runtime.stop());
     const storeSize = storageSizeMetrics(
@@ -375,12 +393,15 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // Serving and SNI certificates followed on disk, client CA names, version and ciphers (tls/dynamic-serving.ts).
     const serving = await startServingTls(config, auth.clientCas, logger);
     cleanups.push(async () => serving.stop());
+    const httpLimits = httpServerLimits(config.requestTimeoutMs, options.httpLimits);
     const server = createServer({
+      ...httpServerOptions(httpLimits),
       ...serving.serverOptions(),
       // Client certificates are asked for, never required here: each authenticator verifies the peer chain
       // against its own bundle (a connection without one is still served).
       ...(auth.clientCas.length > 0 ? { requestCert: true, rejectUnauthorized: false } : {}),
     }, app.callback());
+    applyHttpServerLimits(server, httpLimits);
     serving.attach(server);
     server.on('tlsClientError', (err) => {
       requestMetrics.tlsHandshakeError();

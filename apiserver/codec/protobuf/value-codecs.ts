@@ -6,6 +6,8 @@
  */
 import { formatGoDuration, formatTimestamp, parseGoDuration, parseTimestamp } from './time-values.js';
 import { ProtobufError, WireReader } from './wire-reader.js';
+import { jsonDepthExceededAt, jsonDepthMessage } from '../nesting-depth.js';
+import { maxNestingDepth } from '../../request/limits.js';
 import { WIRE_FIXED64, WIRE_LEN, WIRE_VARINT, type WireWriter } from './wire-writer.js';
 
 /** What decoding collects besides the value. */
@@ -239,11 +241,17 @@ export const rawJsonCodec: ValueCodec = {
       raw = sub.bytes();
     });
     if (raw === undefined || raw.length === 0) return SKIP;
+    const text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+    let value: unknown;
     try {
-      return JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+      value = JSON.parse(text);
     } catch (e) {
       throw new ProtobufError(`${path}: invalid JSON in raw bytes: ${(e as Error).message}`);
     }
+    // Raw JSON nests freely inside the message: bounded like a JSON body (codec/nesting-depth.ts).
+    const at = jsonDepthExceededAt(text, maxNestingDepth);
+    if (at >= 0) throw new ProtobufError(`${path}: invalid JSON in raw bytes: ${jsonDepthMessage(text, at)}`);
+    return value;
   },
   isZero: never,
 };

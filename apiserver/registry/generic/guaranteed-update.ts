@@ -20,6 +20,7 @@ import { throwIfCancelled } from './cancelled.js';
 import type { KubeObject } from '../../api/object.js';
 import { isStorageError } from '../../../storage/errors.js';
 import type { KeyValue } from '../../../storage/interface.js';
+import { isStaleValue } from '../../../storage/transforming-store.js';
 import { jsonClone, jsonEqual } from '../patch/json-value.js';
 import { isPromise, type MaybePromise } from '../versioned-storage.js';
 import type { RegistryContext } from './registry-context.js';
@@ -80,7 +81,9 @@ export async function guaranteedUpdate(
     if (out.type === 'unchanged') return { object: kept(), outcome: 'unchanged', warnings: out.warnings };
     let committed = false;
     try {
-      if (out.type !== 'create' && kv !== undefined && out.type === 'write') {
+      // A stale value (read with an older encryption provider or key) is written even when unchanged, so a
+      // storage migration re-encrypts it (kube's GuaranteedUpdate; storage/transforming-store.ts).
+      if (out.type !== 'create' && kv !== undefined && out.type === 'write' && !isStaleValue(kv)) {
         const before = kept();
         if (sameObject(out.obj, before)) return { object: before, outcome: 'unchanged', warnings: out.warnings };
       }

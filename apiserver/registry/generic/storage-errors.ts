@@ -1,7 +1,8 @@
 /**
  * The one place where StorageError codes become HTTP answers (DESIGN.md "The storage contract"):
  * NotFound 404, AlreadyExists 409, Conflict 409 (optimistic lock), Compacted 410 Expired, FutureRevision
- * 504 "Too large resource version", Timeout 504, Unavailable 503, anything else 500. The backend's own
+ * 504 "Too large resource version", Timeout 504, Unavailable 503, TransformFailed 500 naming the key (an
+ * encrypted value no configured key reads), anything else 500. The backend's own
  * message (keys, hosts) never reaches the client. Errors that are not StorageErrors pass through unchanged.
  */
 import { isStorageError } from '../../../storage/errors.js';
@@ -34,6 +35,10 @@ export function storageToStatus(err: unknown, gr: GroupResource, name = ''): unk
       return timeout('request did not complete within requested timeout - context deadline exceeded', 1);
     case 'Unavailable':
       return serviceUnavailable('the storage backend is unavailable; please try again later');
+    case 'TransformFailed':
+      // kube's InternalError for a value its transformer cannot read (encryption at rest): the message names
+      // the key, so an operator sees which object and why ("no matching prefix found").
+      return internalError(err.message);
     default:
       return internalError(`storage error (${err.code})`);
   }
