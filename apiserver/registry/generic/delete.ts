@@ -7,8 +7,9 @@
  *   its finalizers; a second delete of it changes nothing. The answer is the object, 200 (202 only when
  *   the deprecated `orphanDependents` is false, as kube);
  * - otherwise the key is deleted with a compare on the modRevision read (a concurrent write makes the loop
- *   read again), then the server's `WriteHooks.afterDelete` releases what it reserved for the object (a
- *   Service's addresses and ports); the answer is the deleted object for `deleteReturnsObject` kinds, else a Success Status
+ *   start again from the fresh state: compare-and-swap.ts, shared with the guaranteed update), then the
+ *   server's `WriteHooks.afterDelete` releases what it reserved for the object (a Service's addresses and
+ *   ports); the answer is the deleted object for `deleteReturnsObject` kinds, else a Success Status
  *   `{details: {name, group, kind: <resource>, uid}}`, 200.
  * - a kind with `gracefulDeletion` (Pods) is kept marked while its grace period runs (graceful-delete.ts):
  *   `deletionTimestamp` = end of the period, `deletionGracePeriodSeconds` = the period; the answer is the
@@ -19,12 +20,11 @@
 import { throwIfCancelled } from './cancelled.js';
 import type { KubeObject } from '../../api/object.js';
 import { conflict, invalid, notFound } from '../../errors/constructors.js';
-import { isStorageError } from '../../../storage/errors.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { invalidValue, notSupported, toCauses, type FieldError } from '../../validation/field-error.js';
 import type { DeleteOptions, DeleteResult, SuccessStatus } from './options.js';
 import { requestNamespace, type RegistryContext } from './registry-context.js';
-import { storageToStatus } from './storage-errors.js';
+import { compareAndSwapLoop } from './compare-and-swap.js';
 import { rfc3339 } from './system-fields.js';
 import { isPromise } from '../versioned-storage.js';
 import { gracefulStep } from './graceful-delete.js';
@@ -91,13 +91,7 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
   const key = ctx.keys.objectKey(requestNamespace(ctx, namespace), name);
   const dryRun = opts.dryRun === true;
   const pending = (object: KubeObject): DeleteResult => ({ object, deleted: false, code: opts.orphanDependents === false ? 202 : 200 });
-  let kv: KeyValue | undefined;
-  try {
-    kv = (await ctx.store.get(key)).kv;
-  } catch (err) {
-    throw storageToStatus(err, ctx.gr, name);
-  }
-  for (;;) {
+  return compareAndSwapLoop(ctx, key, name, async (kv, attempt) => {
     if (kv === undefined) throw notFound(ctx.gr, name);
     const decoded = ctx.shape.decode(kv);
     const current = isPromise(decoded) ? await decoded : decoded;
@@ -106,7 +100,7 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
       await opts.admission.mutate(undefined, current);
       await opts.admission.validate(undefined, current);
     }
-    try {
+    return attempt(async () => {
       const marked = current.metadata.deletionTimestamp !== undefined;
       const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;
       // Graceful kinds (Pods): a pending grace period keeps the object, marked (graceful-delete.ts).
@@ -132,16 +126,6 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
         await ctx.writeHooks?.afterDelete(current);
       }
       return { object: ctx.strategy.deleteReturnsObject === true ? current : successStatus(ctx, current), deleted: true, code: 200 };
-    } catch (err) {
-      if (isStorageError(err, 'Conflict')) {
-        kv = err.current;
-        continue;
-      }
-      if (isStorageError(err, 'NotFound')) {
-        kv = undefined;
-        continue;
-      }
-      throw storageToStatus(err, ctx.gr, name);
-    }
-  }
+    });
+  });
 }

@@ -1,9 +1,10 @@
 /**
  * The guaranteed-update loop (DESIGN.md invariant 1): read the key, compute the next state from it, write it
  * with a compare on the modRevision that was read. A failed compare returns the fresh state, which feeds
- * the next round with no extra read. Preconditions are the caller's business (`next` throws 409 when the
- * client's resourceVersion or uid does not match what it is given), so a client that sent one is never
- * retried past it, and one that did not is retried until it wins.
+ * the next round with no extra read (compare-and-swap.ts, the loop shared with delete). Preconditions are
+ * the caller's business (`next` throws 409 when the client's resourceVersion or uid does not match what it
+ * is given), so a client that sent one is never retried past it, and one that did not is retried until it
+ * wins.
  *
  * `next` decides what to do with the current state (undefined when the key does not exist): write a new
  * state, create it (create-on-update), delete the key (an update that emptied the finalizers of an object
@@ -18,14 +19,13 @@
  */
 import { throwIfCancelled } from './cancelled.js';
 import type { KubeObject } from '../../api/object.js';
-import { isStorageError } from '../../../storage/errors.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { isStaleValue } from '../../../storage/transforming-store.js';
 import { jsonClone, jsonEqual } from '../patch/json-value.js';
 import { isPromise, type MaybePromise } from '../versioned-storage.js';
 import type { RegistryContext } from './registry-context.js';
 import type { FinishWrite } from '../kind-strategy.js';
-import { storageToStatus } from './storage-errors.js';
+import { compareAndSwapLoop } from './compare-and-swap.js';
 
 export type UpdateOutcome =
   | {
@@ -68,13 +68,7 @@ export async function guaranteedUpdate(
   next: (current: KubeObject | undefined) => UpdateOutcome | Promise<UpdateOutcome>,
   signal?: AbortSignal,
 ): Promise<LoopResult> {
-  let kv: KeyValue | undefined;
-  try {
-    kv = (await ctx.store.get(key)).kv;
-  } catch (err) {
-    throw storageToStatus(err, ctx.gr, name);
-  }
-  for (;;) {
+  return compareAndSwapLoop(ctx, key, name, async (kv, attempt) => {
     const read = current(ctx, kv);
     const { owned, kept } = isPromise(read) ? await read : read;
     const out = await next(owned);
@@ -88,7 +82,7 @@ export async function guaranteedUpdate(
         if (sameObject(out.obj, before)) return { object: before, outcome: 'unchanged', warnings: out.warnings };
       }
       if (dryRun && !ctx.shape.converts) return { object: out.obj, outcome: out.type, warnings: out.warnings };
-      try {
+      return await attempt(async () => {
         let object = out.obj;
         if (out.type === 'delete') {
           if (!dryRun) {
@@ -116,19 +110,9 @@ export async function guaranteedUpdate(
           else object.metadata.resourceVersion = rv;
         }
         return { object, outcome: out.type, warnings: out.warnings };
-      } catch (err) {
-        if (isStorageError(err, 'Conflict') || isStorageError(err, 'AlreadyExists')) {
-          kv = err.current;
-          continue;
-        }
-        if (isStorageError(err, 'NotFound')) {
-          kv = undefined;
-          continue;
-        }
-        throw storageToStatus(err, ctx.gr, name);
-      }
+      });
     } finally {
       await out.finish?.(committed);
     }
-  }
+  });
 }
