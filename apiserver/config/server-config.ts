@@ -19,7 +19,6 @@ import { EncryptionConfigError, readEncryptionConfigFile } from '../encryption/e
 import { etcdClientTlsConfig } from './etcd-tls-flags.js';
 import { tlsServingConfig, type TlsServingConfig } from './tls-serving-flags.js';
 import { mixedEndpointSchemes, type EtcdClientTls } from '../../storage/etcd/client-tls.js';
-import { tlsServingConfig, type TlsServingConfig } from './tls-serving-flags.js';
 
 /** Where the API state lives. */
 export type StorageConfig =
@@ -80,8 +79,6 @@ export interface ServerConfig {
   /** `--tls-min-version`, `--tls-cipher-suites`, `--tls-sni-cert-key`; undefined: TLS 1.2, Go's suites, no SNI pairs. */
   readonly tlsServing?: TlsServingConfig;
   /** undefined: no authentication flag was given, so an admin token + kubeconfig are generated. */
-  /** `--tls-min-version`, `--tls-cipher-suites`, `--tls-sni-cert-key`; undefined: TLS 1.2, Go's suites, no SNI pairs. */
-  readonly tlsServing?: TlsServingConfig;
   readonly tokenAuthFile?: string;
   /** `--anonymous-auth` when given on the command line (undefined: not given, default true). */
   readonly anonymousAuth?: boolean;
@@ -292,7 +289,6 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     authorizationModes: authorizationModes as AuthorizationMode[],
     storage: backend === 'etcd' ? { backend: 'etcd', endpoints, ...(etcdTls === undefined ? {} : { tls: etcdTls }) } : { backend: 'memory' },
     storagePrefix,
-    tlsServing: tlsServingConfig(flags, cwd),
     compactionIntervalMs: flags.duration('etcd-compaction-interval'),
     eventTtlMs,
     dataDir,
