@@ -18,6 +18,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { aggregatedContentType } from '../endpoints/discovery/aggregated-documents.js';
 import type { OpenAPIV2Fragment } from './aggregated-group-version.js';
 import { BackendError, type BackendResponse } from './backend-client.js';
+import { isObject } from '../api/json.js';
 
 export type BackendFetch = (path: string, headers: OutgoingHttpHeaders) => Promise<BackendResponse>;
 
@@ -26,7 +27,6 @@ const identity = { 'X-Remote-User': AGGREGATOR_USER };
 const aggregatedAccept = `${aggregatedContentType('v2')},${aggregatedContentType('v2beta1')},application/json`;
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 

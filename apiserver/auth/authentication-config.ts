@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
 import type { FeatureGates } from '../features/feature-gates.js';
 import type { Naming } from '../naming/naming.js';
+import { isObject } from '../api/json.js';
 
 export interface AnonymousAuthConfig {
   readonly enabled: boolean;
@@ -30,8 +31,6 @@ export interface AuthenticationConfiguration {
 export class AuthenticationConfigError extends Error {
   override readonly name = 'AuthenticationConfigError';
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function checkFields(obj: Record<string, unknown>, path: string, allowed: readonly string[], errs: string[]): void {
   for (const k of Object.keys(obj)) {

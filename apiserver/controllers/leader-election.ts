@@ -21,6 +21,7 @@ import type { Store } from '../../storage/interface.js';
 import { isStorageError } from '../../storage/errors.js';
 import { microTimeOf } from '../registry/kinds/coordination/micro-time.js';
 import { newUid, rfc3339 } from '../registry/generic/system-fields.js';
+import { isObject } from '../api/json.js';
 
 export interface LeaderElectionOptions {
   readonly store: Store;
@@ -70,8 +71,6 @@ interface LeaseRecord {
   readonly raw: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** A stored value as a lease record; anything that is not a JSON object reads as a free lease. */
 function parseRecord(raw: string, modRevision: number): LeaseRecord {
   let parsed: unknown;
@@ -80,9 +79,9 @@ function parseRecord(raw: string, modRevision: number): LeaseRecord {
   } catch {
     parsed = undefined;
   }
-  if (!isRecord(parsed)) return { modRevision, spec: {}, metadata: {}, rest: {}, raw };
+  if (!isObject(parsed)) return { modRevision, spec: {}, metadata: {}, rest: {}, raw };
   const { apiVersion: _a, kind: _k, metadata, spec, ...rest } = parsed;
-  return { modRevision, spec: isRecord(spec) ? (spec as LeaseSpec) : {}, metadata: isRecord(metadata) ? metadata : {}, rest, raw };
+  return { modRevision, spec: isObject(spec) ? (spec as LeaseSpec) : {}, metadata: isObject(metadata) ? metadata : {}, rest, raw };
 }
 
 /** The record's transition count; a missing or malformed one counts as 0. */

@@ -31,6 +31,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
+import { isObject } from '../api/json.js';
 
 export type KeyedProviderType = 'aescbc' | 'aesgcm' | 'secretbox';
 export type ProviderType = KeyedProviderType | 'identity';
@@ -61,8 +62,6 @@ export class EncryptionConfigError extends Error {
 
 const KEY_SIZES: Readonly<Record<KeyedProviderType, readonly number[]>> = { aescbc: [16, 24, 32], aesgcm: [16, 24, 32], secretbox: [32] };
 const PROVIDER_FIELDS = ['kms', 'aesgcm', 'aescbc', 'secretbox', 'identity'] as const;
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** kube's schema.ParseGroupResource: the resource before the first dot, the group after it. */
 export function parseGroupResource(s: string): { readonly group: string; readonly resource: string } {

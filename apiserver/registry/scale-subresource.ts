@@ -17,6 +17,7 @@
  */
 import type { KubeObject } from '../api/object.js';
 import { invalidValue, type FieldError } from '../validation/field-error.js';
+import { isObject } from '../api/json.js';
 
 export interface ScaleSubresource {
   /** Where the desired replicas live (`.spec.replicas`): read into and written from the Scale's `spec.replicas`. */
@@ -57,8 +58,6 @@ export class ScalePathError extends Error {
 
 type Read<T> = { readonly found: false } | { readonly found: true; readonly value: T };
 
-const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Go's `%T` of a decoded JSON value. */
 function goType(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
@@ -74,7 +73,7 @@ function goType(v: unknown): string {
 function goValue(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
   if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
-  if (isMap(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goValue(v[k])}`).join(' ')}]`;
+  if (isObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goValue(v[k])}`).join(' ')}]`;
   return String(v);
 }
 
@@ -85,7 +84,7 @@ function nestedField(obj: unknown, fields: readonly string[]): Read<unknown> {
   let val: unknown = obj;
   for (let i = 0; i < fields.length; i++) {
     if (val === null || val === undefined) return { found: false };
-    if (!isMap(val)) {
+    if (!isObject(val)) {
       throw new ScalePathError(`${jsonPath(fields.slice(0, i + 1))} accessor error: ${goValue(val)} is of the type ${goType(val)}, expected map[string]interface{}`);
     }
     if (!Object.prototype.hasOwnProperty.call(val, fields[i]!)) return { found: false };
@@ -132,7 +131,7 @@ export function setNested(obj: Record<string, unknown>, path: string, value: unk
       const created: Record<string, unknown> = {};
       m[f] = created;
       m = created;
-    } else if (isMap(v)) {
+    } else if (isObject(v)) {
       m = v;
     } else {
       throw new ScalePathError(`value cannot be set because ${jsonPath(fields.slice(0, i + 1))} is not a map[string]interface{}`);

@@ -13,11 +13,10 @@
  */
 import type { SchemaView } from '../cel/types/schema-node.js';
 import type { SchemaNode } from '../cel/types/schema-node.js';
+import { isObject } from '../api/json.js';
 
 type Json = Record<string, unknown>;
 const hasOwn = Object.prototype.hasOwnProperty;
-
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A scalar key field as text that keeps types apart (`1` and `"1"` are different keys). */
 function scalarKey(v: unknown): string | undefined {

@@ -39,6 +39,7 @@ import { KUBERNETES_EXTENSIONS, SchemaView, type SchemaNode } from '../cel/types
 import { duplicate, errorString, forbidden, invalidValue, required, type FieldError, type FieldErrorType, type FieldPath } from '../validation/field-error.js';
 import { Correlation, MapListLookup } from './rule-correlation.js';
 import { normalizeRuleFieldPath } from './rule-field-path.js';
+import { isObject } from '../api/json.js';
 
 export interface RuleValidationOptions extends BaseEnvironmentOptions {
   /** The object before the update; undefined on create. */
@@ -216,7 +217,6 @@ function shouldRatchet(r: Ratchet): boolean {
   return r.nearest !== null && r.nearest.unchanged();
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const hasOwn = Object.prototype.hasOwnProperty;
 const RESOURCE_ROOT_METADATA = new Set(['name', 'generateName']);
 
@@ -268,8 +268,8 @@ class RuleWalker {
       }
       return;
     }
-    if (!isPlainObject(value)) return;
-    const oldObj = isPlainObject(old) ? old : undefined;
+    if (!isObject(value)) return;
+    const oldObj = isObject(old) ? old : undefined;
 
     const apRule = v.additionalProperties(ruleNode);
     const apType = v.additionalProperties(typeNode);
@@ -301,12 +301,12 @@ class RuleWalker {
 
   /** A resource's metadata: CEL sees only name and generateName, so only their rules run. */
   private metadata(ruleNode: SchemaNode, typeNode: SchemaNode, path: string, value: unknown, old: unknown, ratchet: Ratchet): void {
-    if (!isPlainObject(value)) return;
+    if (!isObject(value)) return;
     this.expressions(ruleNode, typeNode, path, value, old, ratchet, false);
     const propsRule = this.view.properties(ruleNode);
     const propsType = this.view.properties(typeNode);
     if (propsRule === undefined || propsType === undefined) return;
-    const oldObj = isPlainObject(old) ? old : undefined;
+    const oldObj = isObject(old) ? old : undefined;
     for (const k of RESOURCE_ROOT_METADATA) {
       if (this.stopped) return;
       if (!hasOwn.call(propsRule, k) || !hasOwn.call(propsType, k)) continue;

@@ -4,15 +4,14 @@
  * absent map or selector, so callers need no shape checks of their own.
  */
 import { labelSelectorFromObject, type LabelSelectorObject } from './label-selector-object.js';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../api/json.js';
 
 /**
  * labels.Set's string (also what `labels.SelectorFromSet(set).String()` prints): `k=v` pairs with keys
  * sorted, joined by commas; '' for an absent or empty map.
  */
 export function labelMapText(map: unknown): string {
-  if (!isRecord(map)) return '';
+  if (!isObject(map)) return '';
   return Object.keys(map)
     .sort()
     .map((k) => `${k}=${String(map[k])}`)
@@ -29,7 +28,7 @@ export function formatLabels(map: unknown): string {
  * an empty one (selects everything). Throws (a 400 BadRequest) when the selector is invalid.
  */
 export function labelSelectorText(selector: unknown): string {
-  return labelSelectorFromObject(isRecord(selector) ? (selector as LabelSelectorObject) : undefined).toString();
+  return labelSelectorFromObject(isObject(selector) ? (selector as LabelSelectorObject) : undefined).toString();
 }
 
 /** metav1.FormatLabelSelector: {@link labelSelectorText}, `<none>` when empty, `<error>` when invalid. */

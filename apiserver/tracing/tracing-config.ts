@@ -26,6 +26,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
+import { isObject } from '../api/json.js';
 
 /** The decoded, validated configuration, ready for the exporter. */
 export interface TracingConfig {
@@ -44,8 +45,6 @@ export const DEFAULT_ENDPOINT = 'localhost:4318';
 const TRACES_PATH = '/v1/traces';
 const MAX_RATE = 1_000_000;
 const VERSIONS = ['v1alpha1', 'v1beta1', 'v1'];
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Reads and validates the file. `groupDomain` adds `apiserver.config.<domain>` to the accepted groups;

@@ -22,6 +22,7 @@ import { followRegistry } from '../follow-registry.js';
 import { passLoop } from '../pass-loop.js';
 import { servedSchemaResolver } from './served-schemas.js';
 import { typeCheckPolicy, type SchemaResolver } from './type-check.js';
+import { isObject } from '../../api/json.js';
 
 export const POLICY_STATUS_FIELD_MANAGER = 'validatingadmissionpolicy-status-controller';
 
@@ -47,7 +48,6 @@ export interface PolicyStatusController {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const generationOf = (p: KubeObject): number => (typeof p.metadata.generation === 'number' ? p.metadata.generation : 0);
 const observedOf = (p: KubeObject): number => {

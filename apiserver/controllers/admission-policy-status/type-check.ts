@@ -40,6 +40,7 @@ import { schemaDeclType, type DeclType, type ObjectDecl } from '../../cel/types/
 import { registerDeclTypes } from '../../cel/types/register.js';
 import type { KubeObject } from '../../api/object.js';
 import type { Schema } from '../../schema/schema.js';
+import { isObject } from '../../api/json.js';
 
 /** At most this many kinds are checked per policy (upstream's maxTypesToCheck). */
 export const MAX_TYPES_TO_CHECK = 10;
@@ -64,7 +65,6 @@ export interface ExpressionWarning {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

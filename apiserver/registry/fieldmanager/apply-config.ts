@@ -12,8 +12,7 @@ import { badRequest } from '../../errors/constructors.js';
 import type { Schema } from '../../schema/schema.js';
 import { unknownFields } from '../../schema/unknown-fields.js';
 import { FieldPathError, toFieldSet } from './fieldpath/from-object.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../../api/json.js';
 
 /** Go's GroupVersionKind.String(): `apps/v1, Kind=Deployment`, `/v1, Kind=Secret`. */
 export function gvkString(apiVersion: unknown, kind: unknown): string {

@@ -11,6 +11,7 @@
 import type { ManagedFieldsEntry } from '../../api/object.js';
 import { decodeFieldsV1, encodeFieldsV1 } from './fieldpath/fields-v1.js';
 import { FieldSet } from './fieldpath/set.js';
+import { isObject } from '../../api/json.js';
 
 export type Operation = 'Apply' | 'Update';
 
@@ -39,8 +40,6 @@ export function managerId(e: { readonly manager: string; readonly operation: Ope
   if (e.subresource !== '') o.subresource = e.subresource;
   return JSON.stringify(o);
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Decodes a managedFields list; throws ManagedFieldsError as Kubernetes' DecodeManagedFields fails. */
 export function decodeManagedFields(entries: unknown): Managers {

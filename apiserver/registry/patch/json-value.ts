@@ -4,9 +4,9 @@
  * for JSON (no cycle tracking, no exotic types).
  */
 
-export type JsonObject = Record<string, unknown>;
+import { isObject, type JsonObject } from '../../api/json.js';
 
-export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isObject, type JsonObject };
 
 /**
  * Structural equality of JSON values: object key order is ignored, array order is not, numbers compare by

@@ -7,13 +7,12 @@ import type { Schema } from '../../../schema/schema.js';
 import { canonicalJson, fieldPE, pathString, valuePE, type PE } from './path-element.js';
 import { fieldSchema, isNamedField, childSchema, nodeType } from './schema-types.js';
 import { FieldSet } from './set.js';
+import { isObject } from '../../../api/json.js';
 
 /** A value that cannot be turned into paths (a keyed element without its key, a duplicate element). */
 export class FieldPathError extends Error {
   override readonly name = 'FieldPathError';
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const sortedKeyLists = new WeakMap<readonly string[], readonly string[]>();
 /** The key fields in canonical (sorted) order, computed once per schema. */
@@ -39,7 +38,7 @@ export function listItemPE(item: unknown, listType: 'set' | 'map', keys: readonl
     if (item !== null && typeof item === 'object') throw new FieldPathError('associative list without keys has an element that is a map or a list');
     return valuePE(item);
   }
-  if (!isPlainObject(item)) throw new FieldPathError('associative list with keys has an element that is not a map type');
+  if (!isObject(item)) throw new FieldPathError('associative list with keys has an element that is not a map type');
   const parts: string[] = [];
   for (const k of sortedKeys(keys)) {
     let v = item[k];

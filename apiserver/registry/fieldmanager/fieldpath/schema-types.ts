@@ -14,6 +14,7 @@
 import { objectMetaSchema } from '../../../schema/object-meta-schema.js';
 import type { Schema } from '../../../schema/schema.js';
 import { parsePE, type PE } from './path-element.js';
+import { isObject } from '../../../api/json.js';
 
 export type ListType = 'atomic' | 'set' | 'map';
 
@@ -25,8 +26,6 @@ export type NodeType =
 const SCALAR: NodeType = { kind: 'scalar' };
 const DEDUCED_OBJECT: NodeType = { kind: 'object', atomic: false, schema: undefined };
 const DEDUCED_LIST: NodeType = { kind: 'list', listType: 'atomic', keys: [], item: undefined };
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isObjectSchema(s: Schema): boolean {
   return s.type === 'object' || (s.type === undefined && (s.properties !== undefined || s.additionalProperties !== undefined));
@@ -40,14 +39,14 @@ function isArraySchema(s: Schema): boolean {
 export function nodeType(schema: Schema | undefined, value: unknown): NodeType {
   if (schema === undefined || schema['x-kubernetes-int-or-string'] === true || (schema.type === undefined && !isObjectSchema(schema) && !isArraySchema(schema))) {
     if (schema?.['x-kubernetes-int-or-string'] === true) return SCALAR;
-    return isPlainObject(value) ? DEDUCED_OBJECT : Array.isArray(value) ? DEDUCED_LIST : SCALAR;
+    return isObject(value) ? DEDUCED_OBJECT : Array.isArray(value) ? DEDUCED_LIST : SCALAR;
   }
   if (isArraySchema(schema)) {
     if (!Array.isArray(value)) return SCALAR;
     return { kind: 'list', listType: schema['x-kubernetes-list-type'] ?? 'atomic', keys: schema['x-kubernetes-list-map-keys'] ?? [], item: schema.items };
   }
   if (isObjectSchema(schema)) {
-    if (!isPlainObject(value)) return SCALAR;
+    if (!isObject(value)) return SCALAR;
     return { kind: 'object', atomic: schema['x-kubernetes-map-type'] === 'atomic', schema };
   }
   return SCALAR;

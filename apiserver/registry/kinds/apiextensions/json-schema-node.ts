@@ -6,9 +6,10 @@
  * (crd-schema.ts), so any JSON can arrive here.
  */
 
-export type Json = Record<string, unknown>;
+import { isObject, type JsonObject } from '../../../api/json.js';
 
-export const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+export { isObject };
+export type Json = JsonObject;
 
 /** The member `key` of `node` when it is a JSON object. */
 export const objectAt = (node: Json, key: string): Json | undefined => {

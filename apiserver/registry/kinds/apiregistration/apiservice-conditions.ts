@@ -4,6 +4,7 @@
  * Objects are plain JSON as stored; every reader tolerates missing or mistyped members.
  */
 import type { KubeObject } from '../../../api/object.js';
+import { isObject } from '../../../api/json.js';
 
 export interface ServiceReference {
   readonly namespace: string;
@@ -23,7 +24,6 @@ export interface APIServiceCondition {
 export const AVAILABLE = 'Available';
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown, dflt: number): number => (typeof v === 'number' ? v : dflt);
 

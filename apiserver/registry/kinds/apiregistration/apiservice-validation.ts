@@ -13,10 +13,10 @@ import type { KubeObject } from '../../../api/object.js';
 import { FieldPath, invalidValue, notSupported, required, type FieldError } from '../../../validation/field-error.js';
 import { isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, isValidPortNum } from '../../../validation/names.js';
 import { conditionsOf, specOf } from './apiservice-conditions.js';
+import { isObject } from '../../../api/json.js';
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** caBundle is base64 in JSON: the byte count of its decoded form. */
 const byteLength = (v: unknown): number => (typeof v === 'string' ? Buffer.from(v, 'base64').length : 0);
 

@@ -3,9 +3,9 @@
  * so a value of the wrong type reads as absent (the schema reports the type error; these checks report
  * the rules a schema cannot state).
  */
-export type JsonObject = Record<string, unknown>;
+import { isObject, type JsonObject } from '../../../../api/json.js';
 
-export const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+export { isObject, type JsonObject };
 
 /** The object at `key`, or undefined. */
 export const objectAt = (o: JsonObject, key: string): JsonObject | undefined => {
