@@ -88,6 +88,12 @@ function finish(decoded: { object: unknown; warnings: string[] }): DecodedReques
 function decodeAs(scope: RequestScope, obj: Record<string, unknown>, duplicateFields: readonly string[], fieldValidation: FieldValidation, codecUnknown: readonly string[]) {
   const { strategy } = scope.served;
   try {
+    // Go's decoder refuses an ObjectMeta that is not an object before anything reads it (null is skipped).
+    const meta = obj.metadata;
+    if (meta !== undefined && meta !== null && (typeof meta !== 'object' || Array.isArray(meta))) {
+      const type = typeof meta === 'string' ? 'string' : typeof meta === 'boolean' ? 'bool' : Array.isArray(meta) ? 'array' : 'number';
+      throw badRequest(`json: cannot unmarshal ${type} into Go struct field ${strategy.kind}.metadata of type v1.ObjectMeta`);
+    }
     const kindUnknown = strategy.unknownFields?.(obj, scope.naming) ?? [];
     return decodeParsed(obj, duplicateFields, strategy.schema, fieldValidation, kindUnknown.length === 0 ? codecUnknown : [...codecUnknown, ...kindUnknown]);
   } catch (err) {

@@ -7,8 +7,9 @@
  * - 422 Invalid `the server rejected our request due to an error in our request` with the message as an
  *   `UnexpectedServerResponse` cause: lists of lists are not supported;
  * - anything else (a missing merge key, an unknown `$patch` value, element types that differ, ...) is not
- *   translated upstream and reaches the client as a 500 whose message is the error text. Kubernetes sends
- *   reason `""` there; this server's one error type always has a reason, so it says `InternalError`.
+ *   translated upstream and reaches the client as a 500 whose message is the error text. Every one of them
+ *   is a fault of the patch, not of the server: this server answers 400 BadRequest with the same message
+ *   (a deliberate difference, docs/differences.md; bad input never gets a 5xx, test/fuzz).
  */
 import { badRequest } from '../../../errors/constructors.js';
 import { StatusError } from '../../../errors/status-error.js';
@@ -53,6 +54,6 @@ export function strategicMergeStatus(err: StrategicMergeError): StatusError {
         causes: [{ reason: 'UnexpectedServerResponse', message: err.message }],
       });
     default:
-      return new StatusError('InternalError', err.message, undefined, 500);
+      return badRequest(err.message);
   }
 }

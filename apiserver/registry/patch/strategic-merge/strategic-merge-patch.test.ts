@@ -69,9 +69,9 @@ describe('maps', () => {
     expect(smp({ replacingItem: { a: 1, b: 2 } }, { replacingItem: { c: 3 } })).toEqual({ replacingItem: { c: 3 } });
   });
 
-  test('an unknown $patch value on a map is 500 with upstream message', () => {
+  test('an unknown $patch value on a map is 400 with upstream message (kube: 500)', () => {
     const err = failure({ nested: { name: 'n' } }, { nested: { $patch: 'merge', name: 'x' } });
-    expect(err.code).toBe(500);
+    expect(err.code).toBe(400);
     expect(err.message).toBe('unknown patch type: merge in map: map[$patch:merge name:x]');
   });
 
@@ -110,9 +110,9 @@ describe('lists merged by key', () => {
     expect(failure(original, { mergingList: [{ name: 'a', $patch: 'nope' }] }).message).toBe('unknown patch type: nope in map: map[$patch:nope name:a]');
   });
 
-  test('an element without the merge key is upstream 500 `does not contain declared merge key`', () => {
+  test('an element without the merge key is 400 `does not contain declared merge key` (kube: 500)', () => {
     const err = failure(original, { mergingList: [{ value: 'b' }] });
-    expect(err.code).toBe(500);
+    expect(err.code).toBe(400);
     expect(err.message).toBe('map: map[value:b] does not contain declared merge key: name');
     expect(failure(original, { mergingList: [{ $patch: 'delete', value: 'x' }] }).message).toBe('map: map[$patch:delete value:x] does not contain declared merge key: name');
   });
@@ -217,14 +217,14 @@ describe('$setElementOrder', () => {
     expect(smp({}, { '$setElementOrder/mergingList': [{ name: 'y' }, { name: 'x' }], mergingList: [{ name: 'y' }, { name: 'x' }] })).toEqual({ mergingList: [{ name: 'y' }, { name: 'x' }] });
   });
 
-  test('a patch list in another order, or naming elements the directive lacks, does not match (500)', () => {
+  test('a patch list in another order, or naming elements the directive lacks, does not match (400; kube: 500)', () => {
     const err = failure(original, { '$setElementOrder/mergingList': [{ name: 'a' }, { name: 'b' }, { name: 'c' }], mergingList: [{ name: 'c', value: '3' }, { name: 'a', value: '1' }] });
-    expect(err.code).toBe(500);
+    expect(err.code).toBe(400);
     expect(err.message).toBe("the order in patch list:\n[map[name:c value:3] map[name:a value:1]]\n doesn't match $setElementOrder list:\n[map[name:a] map[name:b] map[name:c]]");
     expect(failure({ mergingIntList: [1, 3, 2] }, { '$setElementOrder/mergingIntList': [1, 2, 3], mergingIntList: [3, 1] }).message).toMatch(/doesn't match/);
   });
 
-  test('malformed: not a list is 500 (bad argument type); a key without a field is 400', () => {
+  test('malformed: not a list is 400 (bad argument type; kube: 500); a key without a field is 400', () => {
     expect(failure(original, { '$setElementOrder/mergingList': 'x' }).message).toBe('expected a []interface {}, but received a string');
     const err = failure(original, { $setElementOrder: [{ name: 'a' }] });
     expect(err.code).toBe(400);

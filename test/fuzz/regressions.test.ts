@@ -1,0 +1,55 @@
+/**
+ * One case per server fault the fuzzer (test/fuzz/fuzz.test.ts) found: each was a 500 before its fix, and
+ * must stay a clear answer. The request is the shrunk form of the fuzzer's finding.
+ */
+import { backends, createNamespace, stopBackends, type TestApi } from '../http/helpers.js';
+
+const [memory] = backends().filter((b) => b.name === 'memory');
+let api: TestApi;
+let ns: string;
+beforeAll(async () => {
+  api = await memory!.start();
+  ns = await createNamespace(api);
+});
+afterAll(() => stopBackends([memory!]));
+
+const cm = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' }, ...extra });
+
+describe('a warning quoting a client-chosen field name', () => {
+  it('escapes control and non-ASCII characters as Go quotes them (was ERR_INVALID_CHAR, 500)', async () => {
+    const body = JSON.stringify(cm('warn-1')).replace('"data"', '"x\\u0000\\n\\ud83d\\ude00é\\ude00":1,"data"');
+    const res = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body, query: { fieldValidation: 'Warn' } });
+    expect(res.status).toBe(201);
+    expect(res.warnings()).toEqual(['299 - "unknown field \\"x\\x00\\n\\U0001f600\\u00e9\\ufffd\\""']);
+  });
+});
+
+describe('metadata that is not an object', () => {
+  it.each([['"x"', 'string'], ['[1]', 'array'], ['7', 'number'], ['true', 'bool']])('metadata %s is 400 on create and update (was a TypeError, 500)', async (meta, type) => {
+    const create = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":${meta},"data":{}}` });
+    expect(create.status).toBe(400);
+    expect(create.json().message).toBe(`ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal ${type} into Go struct field ConfigMap.metadata of type v1.ObjectMeta`);
+    const update = await api.request('PUT', `/api/v1/namespaces/${ns}/configmaps/meta`, { body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":${meta},"data":{}}` });
+    expect(update.status).toBe(400);
+  });
+
+  it('null metadata is skipped as Go skips it: the name comes from the URL', async () => {
+    expect((await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: cm('null-meta') })).status).toBe(201);
+    const res = await api.request('PUT', `/api/v1/namespaces/${ns}/configmaps/null-meta`, { body: '{"apiVersion":"v1","kind":"ConfigMap","metadata":null,"data":{}}' });
+    expect(res.status).toBe(200);
+    expect(res.json().metadata.name).toBe('null-meta');
+  });
+});
+
+describe('a strategic merge patch kube answers with a 500', () => {
+  it.each([
+    [{ $patch: 'bogus' }, 'unknown patch type: bogus in map: map[$patch:bogus]'],
+    [{ $patch: 'merge', data: { a: 'c' } }, 'unknown patch type: merge in map: map[$patch:merge data:map[a:c]]'],
+  ])('%j is 400 with kube\'s message', async (patch, message) => {
+    expect((await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: cm('smp-1') })).status).toBeLessThan(300);
+    const res = await api.request('PATCH', `/api/v1/namespaces/${ns}/configmaps/smp-1`, { body: patch, headers: { 'Content-Type': 'application/strategic-merge-patch+json' } });
+    expect(res.status).toBe(400);
+    expect(res.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message });
+    await api.request('DELETE', `/api/v1/namespaces/${ns}/configmaps/smp-1`);
+  });
+});

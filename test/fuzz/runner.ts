@@ -1,0 +1,139 @@
+/**
+ * Runs `count` generated requests with `concurrency` in flight on keep-alive connections, and records what
+ * the checks need: counts by status code, every 5xx / hang / connection failure with the request that
+ * caused it (seed and index replay it), and every acknowledged write (2xx, not a dry run) for the store
+ * check.
+ */
+import { parse as parseYaml } from 'yaml';
+import type { FuzzClient, FuzzResponse } from './client.js';
+import { generate, type GeneratedRequest, type GeneratorContext } from './generator.js';
+
+export interface Ack {
+  readonly index: number;
+  readonly label: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly target: GeneratedRequest['target'];
+  /** From the response object, when it could be read (JSON or YAML). */
+  readonly resourceVersion?: string;
+  readonly name?: string;
+  readonly namespace?: string;
+  readonly kind?: string;
+  /** A deletecollection's deleted items, when the response lists them. */
+  readonly items?: readonly { readonly name: string; readonly namespace?: string; readonly resourceVersion?: string }[];
+}
+
+export interface Finding {
+  readonly index: number;
+  readonly what: string;
+  readonly request: string;
+  readonly response: string;
+}
+
+export interface FuzzResult {
+  readonly seed: number;
+  readonly sent: number;
+  /** Status code (or `error:<code>` for no response) -> count. */
+  readonly byStatus: Map<string, number>;
+  readonly byLabel: Map<string, Map<string, number>>;
+  readonly findings: Finding[];
+  readonly acks: Ack[];
+  readonly elapsedMs: number;
+}
+
+export function describeRequest(seed: number, index: number, req: GeneratedRequest): string {
+  const body = req.body === undefined ? '' : req.body.length > 2000 ? `${req.body.subarray(0, 2000).toString('utf8')}... (${req.body.length} bytes)` : req.body.toString('utf8');
+  const headers = Object.entries(req.headers).map(([k, v]) => `${k}: ${k === 'Authorization' ? v.replace(/Bearer \S{8}\S*/, 'Bearer <admin token...>') : v.slice(0, 300)}`).join('\n  ');
+  return `FUZZ_SEED=${seed} index=${index} (${req.label})\n  ${req.method} ${req.path.slice(0, 2000)}\n  ${headers}\n  body: ${JSON.stringify(body)}`;
+}
+
+function parseBody(res: FuzzResponse): any {
+  const type = String(res.headers['content-type'] ?? '');
+  const text = res.body.toString('utf8');
+  try {
+    if (type.startsWith('application/json')) return JSON.parse(text);
+    if (type.startsWith('application/yaml')) return parseYaml(text);
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+function ackOf(index: number, req: GeneratedRequest, res: FuzzResponse): Ack {
+  const o = parseBody(res);
+  const meta = o?.metadata ?? {};
+  const items = Array.isArray(o?.items)
+    ? (o.items as any[]).map((i) => ({ name: String(i?.metadata?.name), ...(i?.metadata?.namespace === undefined ? {} : { namespace: String(i.metadata.namespace) }), ...(i?.metadata?.resourceVersion === undefined ? {} : { resourceVersion: String(i.metadata.resourceVersion) }) }))
+    : undefined;
+  return {
+    index, label: req.label, method: req.method, path: req.path, status: res.status, target: req.target,
+    ...(typeof meta.resourceVersion === 'string' && meta.resourceVersion !== '' ? { resourceVersion: meta.resourceVersion } : {}),
+    ...(typeof meta.name === 'string' ? { name: meta.name } : {}),
+    ...(typeof meta.namespace === 'string' ? { namespace: meta.namespace } : {}),
+    ...(typeof o?.kind === 'string' ? { kind: o.kind } : {}),
+    ...(items === undefined ? {} : { items }),
+  };
+}
+
+export interface RunOptions {
+  readonly seed: number;
+  readonly count: number;
+  readonly concurrency: number;
+  readonly client: FuzzClient;
+  readonly ctx: GeneratorContext;
+  /** Stop early (e.g. the server died). */
+  readonly stop?: () => boolean;
+  readonly onProgress?: (done: number) => void;
+}
+
+export async function runFuzz(o: RunOptions): Promise<FuzzResult> {
+  const byStatus = new Map<string, number>();
+  const byLabel = new Map<string, Map<string, number>>();
+  const findings: Finding[] = [];
+  const acks: Ack[] = [];
+  const started = Date.now();
+  let next = 0;
+  let sent = 0;
+  const worker = async (): Promise<void> => {
+    while (next < o.count && !(o.stop?.() ?? false)) {
+      const index = next;
+      next += 1;
+      const req = generate(o.seed, index, o.ctx);
+      const res = await o.client.send(req, req.watch ? 2_500 : 30_000);
+      sent += 1;
+      if (sent % 10_000 === 0) o.onProgress?.(sent);
+      const key = res.status === 0 ? `error:${(res.error ?? 'unknown').split(':')[0]}` : String(res.status);
+      byStatus.set(key, (byStatus.get(key) ?? 0) + 1);
+      const perLabel = byLabel.get(req.label.split(' ')[0]!) ?? new Map<string, number>();
+      perLabel.set(key, (perLabel.get(key) ?? 0) + 1);
+      byLabel.set(req.label.split(' ')[0]!, perLabel);
+      const watchEnded = req.watch === true && (res.error === 'timeout' || res.error === 'aborted' || res.error === 'ECONNRESET');
+      const problem = res.status >= 500 ? `status ${res.status}`
+        : res.status === 0 && !watchEnded && !(res.error ?? '').startsWith('not-sent') ? `no response (${res.error})`
+          : res.error !== undefined && res.status !== 0 && !watchEnded ? `response broken (${res.error})` : undefined;
+      if (problem !== undefined) {
+        findings.push({ index, what: problem, request: describeRequest(o.seed, index, req), response: `${res.status} ${JSON.stringify(res.headers['content-type'] ?? '')} ${res.body.subarray(0, 1500).toString('utf8')}` });
+      }
+      if (res.status >= 200 && res.status < 300) {
+        if (req.mutating && !req.dryRun) acks.push(ackOf(index, req, res));
+        const type = String(res.headers['content-type'] ?? '');
+        if (req.method === 'GET' && type.startsWith('application/vnd.kubernetes.protobuf') && req.target?.name !== undefined && !req.watch && res.body.length > 4) {
+          o.ctx.protobufSeeds.set(req.target.resource, res.body);
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: o.concurrency }, worker));
+  return { seed: o.seed, sent, byStatus, byLabel, findings, acks, elapsedMs: Date.now() - started };
+}
+
+/** The counts by status code as a Markdown table (codes ascending, errors last). */
+export function statusTable(result: FuzzResult, title: string): string {
+  const rows = [...result.byStatus.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const lines = [`${title}: ${result.sent} requests in ${(result.elapsedMs / 1000).toFixed(1)} s (${Math.round(result.sent / (result.elapsedMs / 1000))}/s), seed ${result.seed}`, '', '| status | count |', '|---|---|'];
+  for (const [code, n] of rows) lines.push(`| ${code} | ${n} |`);
+  lines.push('', '| verb | ' + rows.map(([c]) => c).join(' | ') + ' |', '|---|' + rows.map(() => '---|').join(''));
+  for (const [label, m] of [...result.byLabel.entries()].sort()) lines.push(`| ${label} | ${rows.map(([c]) => m.get(c) ?? 0).join(' | ')} |`);
+  return lines.join('\n');
+}
