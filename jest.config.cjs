@@ -22,8 +22,9 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!@marcbachmann/cel-js/)'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 60000,
-  // dist/ is built once for the tests that run bin/platform-apiserver (never by a test file: see the file).
-  globalSetup: '<rootDir>/test/harness/build-dist.cjs',
+  // Frozen watch cache objects for every worker and spawned server; dist/ built once for the tests that run
+  // bin/platform-apiserver (never by a test file): see the file.
+  globalSetup: '<rootDir>/test/harness/global-setup.cjs',
   // Each worker starts its own servers and etcd processes; two cores.
   maxWorkers: 2,
 };

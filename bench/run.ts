@@ -3,7 +3,7 @@
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
  *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd, admission, kinds, observability,
- *                       cluster)
+ *                       cluster, freeze)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
  *   --server=dist|tsx   how parts http, cache, patch, media and auth run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
@@ -16,6 +16,7 @@ import { benchCluster } from './cluster.js';
 import { benchCelEngines } from './cel/engines.js';
 import { benchCelEnvironment } from './cel/environment.js';
 import { benchCrd } from './crd.js';
+import { benchFreeze } from './freeze.js';
 import { benchAdmission } from './admission.js';
 import { benchKinds } from './kinds.js';
 import { benchObservability } from './observability.js';
@@ -45,6 +46,8 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   kinds: ({ scale, server }) => benchKinds({ scale, server }),
   observability: ({ scale, server }) => benchObservability({ scale, server }),
   cluster: ({ scale, server }) => benchCluster({ scale, server }),
+  // Frozen watch cache objects: cost per object and on ingest (in process, no server).
+  freeze: ({ scale }) => benchFreeze({ scale }),
 };
 
 function etcdVersion(): string {

@@ -115,6 +115,11 @@ export interface CacheListResult<T> {
 export interface WatchCacheOptions<T> {
   /** Decodes a stored value; `kv.modRevision` is the revision the object must carry. */
   readonly decode: (kv: KeyValue) => T;
+  /**
+   * Deep-freeze every decoded object (deep-freeze.ts), so a reader that mutates a shared object throws.
+   * Default: the environment variable `PLATFORM_FREEZE_CACHE` (on in the test suite, off in production).
+   */
+  readonly freeze?: boolean;
   /** How long a read or watch waits for the cache to reach a revision before `FutureRevision`. Default 3000 ms. */
   readonly freshnessTimeoutMs?: number;
   /** The resource name used as the metrics label (e.g. `secrets`). Default: the key prefix. */

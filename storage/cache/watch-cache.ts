@@ -5,6 +5,7 @@ import { relisted } from './cache-errors.js';
 import { CacheWatcherImpl, type WatcherHost } from './cache-watcher.js';
 import { CompactionProbe } from './compaction-probe.js';
 import { CurrentState } from './current-state.js';
+import { deepFreeze, freezeFromEnvironment } from './deep-freeze.js';
 import { EventRing } from './event-ring.js';
 import { FreshnessWaiters } from './freshness.js';
 import { StoreFeed, type FeedSink } from './store-feed.js';
@@ -77,7 +78,9 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
     readonly prefix: string,
     private readonly options: WatchCacheOptions<T>,
   ) {
-    this.decode = options.decode;
+    const decode = options.decode;
+    // Frozen once, as the object enters the cache (decoded on first use): every later read shares it.
+    this.decode = (options.freeze ?? freezeFromEnvironment()) ? (kv) => deepFreeze(decode(kv)) : decode;
     this.resource = options.resource ?? prefix;
     this.metrics = options.metrics;
     this.settings = resolveSettings(options);

@@ -20,6 +20,7 @@ import type { KubeObject } from '../../api/object.js';
 import { apiVersionOf } from '../../api/object.js';
 import { shareEncodings } from '../../codec/shared-json.js';
 import type { Naming } from '../../naming/naming.js';
+import { deepFreeze } from '../../../storage/cache/deep-freeze.js';
 import type { CachedObject, CacheWatcher, CacheWatchEvent } from '../../../storage/cache/types.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { groupOf, type KindStrategy } from '../kind-strategy.js';
@@ -98,6 +99,8 @@ export function storedShape(strategy: KindStrategy, naming: Naming): StoredShape
     let converted = c.memo.get(memoKey) as CachedObject<KubeObject> | undefined;
     if (converted === undefined) {
       converted = { key: c.key, object: fromStored(c.object), revision: c.revision, memo: new Map() };
+      // Shared like the cache's own objects, so frozen like them when the cache freezes (deep-freeze.ts).
+      if (Object.isFrozen(c.object)) deepFreeze(converted.object);
       shareEncodings(converted.object, converted.memo);
       c.memo.set(memoKey, converted);
     }

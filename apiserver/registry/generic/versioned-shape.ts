@@ -20,6 +20,7 @@ import type { KubeObject } from '../../api/object.js';
 import { shareEncodings } from '../../codec/shared-json.js';
 import { internalError } from '../../errors/constructors.js';
 import { isStatusError } from '../../errors/status-error.js';
+import { deepFreeze } from '../../../storage/cache/deep-freeze.js';
 import type { CachedObject, CacheWatcher, CacheWatchEvent } from '../../../storage/cache/types.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { jsonClone } from '../patch/json-value.js';
@@ -38,6 +39,8 @@ export function versionedShape(storage: VersionedStorage): StoredShape {
   const selectables = new WeakMap<KubeObject, KubeObject>();
 
   const keep = (c: Cached, object: KubeObject): Cached => {
+    // Shared like the cache's own objects, so frozen like them when the cache freezes (deep-freeze.ts).
+    if (Object.isFrozen(c.object)) deepFreeze(object);
     const out: Cached = { key: c.key, object, revision: c.revision, memo: new Map() };
     shareEncodings(out.object, out.memo);
     served.set(c, out);
