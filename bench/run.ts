@@ -23,6 +23,7 @@ import { benchObservability } from './observability.js';
 import { benchHttp } from './http.js';
 import { benchMedia } from './media.js';
 import { benchPatch } from './patch.js';
+import { benchRestart } from './restart.js';
 import { benchCache } from './watch-cache.js';
 import type { ServerMode } from './server-process.js';
 import { benchStores } from './store.js';
@@ -46,6 +47,8 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   kinds: ({ scale, server }) => benchKinds({ scale, server }),
   observability: ({ scale, server }) => benchObservability({ scale, server }),
   cluster: ({ scale, server }) => benchCluster({ scale, server }),
+  // Restart after crashes at small and ~100 MB history (BENCH_RESTART_BEFORE_DIST: an older build beside).
+  restart: ({ scale }) => benchRestart({ scale }),
   // Frozen watch cache objects: cost per object and on ingest (in process, no server).
   freeze: ({ scale }) => benchFreeze({ scale }),
 };
