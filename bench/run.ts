@@ -3,7 +3,7 @@
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
  *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd, admission, kinds, observability,
- *                       cluster, freeze)
+ *                       cluster, freeze, encryption)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
  *   --server=dist|tsx   how parts http, cache, patch, media and auth run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
@@ -17,6 +17,7 @@ import { benchCelEngines } from './cel/engines.js';
 import { benchCelEnvironment } from './cel/environment.js';
 import { benchCrd } from './crd.js';
 import { benchFreeze } from './freeze.js';
+import { benchEncryption } from './encryption.js';
 import { benchAdmission } from './admission.js';
 import { benchKinds } from './kinds.js';
 import { benchObservability } from './observability.js';
@@ -51,6 +52,8 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   restart: ({ scale }) => benchRestart({ scale }),
   // Frozen watch cache objects: cost per object and on ingest (in process, no server).
   freeze: ({ scale }) => benchFreeze({ scale }),
+  // Encryption at rest: each provider alone, and Secret create/GET through a server in process.
+  encryption: ({ scale }) => benchEncryption({ scale }),
 };
 
 function etcdVersion(): string {
