@@ -87,8 +87,8 @@ function unknownFields(obj: Record<string, unknown>, path: string, allowed: read
 
 /**
  * Parses and validates the file's text. `groupDomain` adds `apiserver.config.<domain>/v1` to the accepted
- * versions; `eventsGroup` is the served events group (`events.k8s.io` / `events.<domain>`), refused like
- * kube refuses `*.events.k8s.io`.
+ * versions, and `events.<domain>` to the refused events groups (kube refuses `*.events.k8s.io`: Events
+ * are stored as core `events`).
  */
 export function parseEncryptionConfig(text: string, groupDomain: string): EncryptionConfiguration {
   if (text.trim() === '') throw new EncryptionConfigError('encryption provider configuration file is empty');
