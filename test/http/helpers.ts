@@ -25,6 +25,7 @@ import { startServer, type RunningServer, type StartOptions } from '../../apiser
 import { startEtcd, type EtcdCluster } from '../harness/etcd.js';
 import { describeEtcd } from '../harness/describe-etcd.js';
 import { memoryLogger, testConfig } from '../server/helpers.js';
+import { captureAuditLogs, registerServer, watchAuditLog } from '../harness/capture.js';
 
 export type BackendName = 'memory' | 'etcd';
 
@@ -141,8 +142,11 @@ function makeBackend(name: BackendName): Backend {
         prefixCounter += 1;
         storage = { storage: { backend: 'etcd', endpoints: [...cluster.endpoints] }, storagePrefix: `/registry-t${process.pid}-${prefixCounter}` };
       }
-      const server = await startServer(testConfig({ dataDir, ...storage, ...overrides }), { logger: memoryLogger().logger, ...options });
+      const config = testConfig({ dataDir, ...storage, ...overrides });
+      const server = await startServer(config, { logger: memoryLogger().logger, ...options });
       servers.push(server);
+      registerServer(config.dataDir, config.tokenAuthFile);
+      watchAuditLog(config.audit?.logPath);
       const token = readFileSync(adminTokenPath(overrides.dataDir ?? dataDir), 'utf8').trim();
       const ca = server.caPem!;
       const base = { url: server.url, ca, token };
@@ -150,6 +154,7 @@ function makeBackend(name: BackendName): Backend {
     },
     async stop() {
       await Promise.all(servers.splice(0).map((s) => s.close()));
+      captureAuditLogs();
       const c = cluster ?? (clusterStarting === undefined ? undefined : await clusterStarting.catch(() => undefined));
       cluster = undefined;
       clusterStarting = undefined;

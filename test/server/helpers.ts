@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { defaultConfig, type ServerConfig } from '../../apiserver/config/server-config.js';
 import { createLogger, type Logger } from '../../apiserver/log/logger.js';
 import { startServer, type RunningServer, type StartOptions } from '../../apiserver/server/start-server.js';
+import { captureAuditLogs, captureText, registerServer, watchAuditLog } from '../harness/capture.js';
 
 export interface HttpResult {
   readonly status: number;
@@ -53,6 +54,7 @@ export function memoryLogger(level = 'debug'): { readonly logger: Logger; readon
   const stream = new Writable({
     write(chunk: Buffer, _enc, cb) {
       chunks.push(chunk.toString('utf8'));
+      captureText(chunk.toString('utf8')); // the run's leak scan (test/harness/capture.ts)
       cb();
     },
   });
@@ -80,14 +82,18 @@ export async function startTestServer(
   overrides: Partial<ServerConfig> = {},
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const server = await startServer(testConfig(overrides), { logger: options.logger ?? memoryLogger().logger, ...options });
+  const config = testConfig(overrides);
+  const server = await startServer(config, { logger: options.logger ?? memoryLogger().logger, ...options });
   servers.push(server);
+  registerServer(config.dataDir, config.tokenAuthFile);
+  watchAuditLog(config.audit?.logPath);
   return server;
 }
 
 /** Closes every server and removes every temporary directory. Call from afterAll/afterEach. */
 export async function stopAll(): Promise<void> {
   await Promise.all(servers.splice(0).map((s) => s.close()));
+  captureAuditLogs();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 

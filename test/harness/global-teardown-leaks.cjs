@@ -1,0 +1,64 @@
+/**
+ * Jest global tear-down: the leak scan of the whole run. Everything the run's servers wrote (captured under
+ * PLATFORM_TEST_CAPTURE_DIR: spawned processes' stdout/stderr by capture-preload.cjs, in-process servers'
+ * log lines and the audit logs tests configured by capture.ts) is searched for every secret the harness
+ * registered (each server's admin token, private key lines, token file tokens: capture-secrets.cjs) and for
+ * the canaries planted in shared fixtures (canaries.cjs), each as is, in base64 and percent-encoded.
+ * A hit fails the run naming the file, the line and the secret; the directory is then kept for a look,
+ * otherwise removed. One `grep -F` over all files (Aho-Corasick): seconds for a whole run.
+ */
+'use strict';
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const canaries = require('./canaries.cjs');
+
+function forms(value) {
+  const b64 = Buffer.from(value).toString('base64').replace(/=+$/, '');
+  return [...new Set([value, b64, Buffer.from(value).toString('base64url'), encodeURIComponent(value)])];
+}
+
+/** label -> value: canaries and every registered secret. */
+function knownSecrets(dir) {
+  const secrets = new Map(Object.entries(canaries).map(([label, value]) => [value, label]));
+  for (const f of fs.readdirSync(dir).filter((n) => n.startsWith('secrets-') && n.endsWith('.jsonl'))) {
+    for (const line of fs.readFileSync(path.join(dir, f), 'utf8').split('\n')) {
+      if (line === '') continue;
+      const { label, value } = JSON.parse(line);
+      if (typeof value === 'string' && value.length >= 8 && !secrets.has(value)) secrets.set(value, label);
+    }
+  }
+  return secrets;
+}
+
+/** The hits (`file:line: secret`) of `dir`'s captured files; [] when none. */
+function scanCaptureDir(dir) {
+  const secrets = knownSecrets(dir);
+  const needles = new Map();
+  for (const [value, label] of secrets) for (const f of forms(value)) if (!needles.has(f)) needles.set(f, label);
+  const logs = fs.readdirSync(dir).filter((n) => !n.startsWith('secrets-') && n !== 'needles.txt');
+  if (logs.length === 0 || needles.size === 0) return [];
+  const patterns = path.join(dir, 'needles.txt');
+  fs.writeFileSync(patterns, [...needles.keys()].join('\n') + '\n');
+  const grep = spawnSync('grep', ['-HnoF', '-f', patterns, '--', ...logs], {
+    cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, LC_ALL: 'C' },
+  });
+  fs.rmSync(patterns);
+  if (grep.status === 1) return [];
+  if (grep.status !== 0) throw new Error(`leak scan: grep failed (${grep.status}): ${grep.stderr}`);
+  return grep.stdout.split('\n').filter((l) => l !== '').map((l) => {
+    const m = /^(.*?):(\d+):(.*)$/.exec(l);
+    return m === null ? l : `${path.join(dir, m[1])}:${m[2]}: ${needles.get(m[3]) ?? 'a secret'}`;
+  });
+}
+
+module.exports = async function leakTeardown() {
+  const dir = process.env.PLATFORM_TEST_CAPTURE_DIR;
+  if (!dir || !fs.existsSync(dir)) return;
+  const hits = scanCaptureDir(dir);
+  if (hits.length > 0) {
+    throw new Error(`secrets leaked into server output (${hits.length} hits; files kept in ${dir}):\n${[...new Set(hits)].slice(0, 50).join('\n')}`);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+};
+module.exports.scanCaptureDir = scanCaptureDir;
