@@ -5,14 +5,15 @@
  *   transform   one Secret of ~1 KiB of JSON through the provider alone (apiserver/encryption/providers.ts
  *               as the server builds it, prefixes included): microseconds per write (toStorage) and per read
  *               (fromStorage), median of rounds
- *   API         a server in this process on the embedded store (in a temporary data dir) with `secrets`
- *               configured: Secret creates at concurrency 16, then GETs without resourceVersion (read from
- *               the store, so decrypted each time) at concurrency 16; requests per second, p50 and p99.
- *               The load generator shares the process (and its event loop) with the server.
+ *   API         one server per provider in this process on the embedded store (temporary data dirs) with
+ *               `secrets` configured; rounds visit every server in turn: Secret creates at concurrency 16,
+ *               then GETs without resourceVersion (read from the store, so decrypted each time) at
+ *               concurrency 16; requests per second, p50 and p99 of the median round. The load generator
+ *               shares the process (and its event loop) with the servers.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { adminTokenPath } from '../apiserver/auth/admin-credentials.js';
@@ -22,7 +23,7 @@ import { compileConfig } from '../apiserver/encryption/resource-transformers.js'
 import { createLogger } from '../apiserver/log/logger.js';
 import { startServer } from '../apiserver/server/start-server.js';
 import { benchClient } from './http-client.js';
-import { fmt, measure, table } from './measure.js';
+import { fmt, measure, table, type Measurement } from './measure.js';
 
 export interface EncryptionBenchOptions {
   readonly scale?: number;
@@ -76,38 +77,56 @@ function transformRows(scale: number): string[][] {
   return rows;
 }
 
+const API_ROUNDS = 5;
+
+/**
+ * One server per provider, all started first; then rounds that visit every server in turn (creates, then
+ * GETs), so a load change on the shared machine hits every provider alike; the median round is reported.
+ */
 async function apiRows(scale: number): Promise<string[][]> {
-  const creates = Math.max(100, Math.round(2000 * scale));
-  const gets = Math.max(200, Math.round(4000 * scale));
-  const rows: string[][] = [];
-  for (const p of PROVIDERS) {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-encryption-'));
-    const file = join(dir, 'encryption.yaml');
-    if (p.provider !== undefined) writeFileSync(file, configText(p.provider));
-    const server = await startServer(
-      {
-        ...defaultConfig(join(dir, 'data')),
-        bindAddress: '127.0.0.1',
-        securePort: 0,
-        compactionIntervalMs: 0,
-        shutdownDelayMs: 0,
-        ...(p.provider === undefined ? {} : { encryption: { file, automaticReload: false } }),
-      },
-      { logger: createLogger({ level: 'error' }) },
-    );
-    const client = benchClient({ url: server.url, token: readFileSync(adminTokenPath(join(dir, 'data')), 'utf8').trim(), caPem: server.caPem!, maxSockets: 16 });
-    try {
-      const bodies = Array.from({ length: creates }, (_, i) => Buffer.from(JSON.stringify(secret(`s-${i}`))));
-      const c = await measure(creates, 16, (i) => client.call('POST', '/api/v1/namespaces/default/secrets', 201, bodies[i]));
-      const g = await measure(gets, 16, (i) => client.call('GET', `/api/v1/namespaces/default/secrets/s-${i % creates}`, 200));
-      rows.push([p.name, fmt(c.opsPerSecond), fmt(c.p50Ms, 1), fmt(c.p99Ms, 1), fmt(g.opsPerSecond), fmt(g.p50Ms, 1), fmt(g.p99Ms, 1)]);
-    } finally {
-      client.close();
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
+  const creates = Math.max(20, Math.round(400 * scale));
+  const gets = Math.max(40, Math.round(800 * scale));
+  const started: { name: string; dir: string; close: () => Promise<void>; client: ReturnType<typeof benchClient> }[] = [];
+  try {
+    for (const p of PROVIDERS) {
+      const dir = mkdtempSync(join(tmpdir(), 'bench-encryption-'));
+      const file = join(dir, 'encryption.yaml');
+      if (p.provider !== undefined) writeFileSync(file, configText(p.provider));
+      const server = await startServer(
+        {
+          ...defaultConfig(join(dir, 'data')),
+          bindAddress: '127.0.0.1',
+          securePort: 0,
+          compactionIntervalMs: 0,
+          shutdownDelayMs: 0,
+          ...(p.provider === undefined ? {} : { encryption: { file, automaticReload: false } }),
+        },
+        { logger: createLogger({ level: 'error' }) },
+      );
+      const client = benchClient({ url: server.url, token: readFileSync(adminTokenPath(join(dir, 'data')), 'utf8').trim(), caPem: server.caPem!, maxSockets: 16 });
+      started.push({ name: p.name, dir, close: () => server.close(), client });
+    }
+    const results = started.map(() => ({ c: [] as Measurement[], g: [] as Measurement[] }));
+    for (let round = 0; round < API_ROUNDS; round++) {
+      for (const [i, s] of started.entries()) {
+        const bodies = Array.from({ length: creates }, (_, j) => Buffer.from(JSON.stringify(secret(`s-${round}-${j}`))));
+        results[i]!.c.push(await measure(creates, 16, (j) => s.client.call('POST', '/api/v1/namespaces/default/secrets', 201, bodies[j])));
+        results[i]!.g.push(await measure(gets, 16, (j) => s.client.call('GET', `/api/v1/namespaces/default/secrets/s-${round}-${j % creates}`, 200)));
+      }
+    }
+    const mid = (ms: Measurement[]): Measurement => [...ms].sort((a, b) => a.opsPerSecond - b.opsPerSecond)[Math.floor(ms.length / 2)]!;
+    return started.map((s, i) => {
+      const c = mid(results[i]!.c);
+      const g = mid(results[i]!.g);
+      return [s.name, fmt(c.opsPerSecond), fmt(c.p50Ms, 1), fmt(c.p99Ms, 1), fmt(g.opsPerSecond), fmt(g.p50Ms, 1), fmt(g.p99Ms, 1)];
+    });
+  } finally {
+    for (const s of started) {
+      s.client.close();
+      await s.close();
+      rmSync(s.dir, { recursive: true, force: true });
     }
   }
-  return rows;
 }
 
 export async function benchEncryption(options: EncryptionBenchOptions = {}): Promise<string> {
@@ -121,7 +140,7 @@ export async function benchEncryption(options: EncryptionBenchOptions = {}): Pro
     '',
     table(['provider', 'plaintext bytes', 'stored bytes', 'write µs', 'read µs'], transform),
     '',
-    'Through the API (server in this process, embedded store, `secrets` configured; creates then GETs without resourceVersion, which read and decrypt from the store; concurrency 16):',
+    `Through the API (servers in this process, embedded store, \`secrets\` configured; ${API_ROUNDS} rounds visiting every server in turn, each round creates then GETs without resourceVersion, which read and decrypt from the store; concurrency 16; the median round; load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}):`,
     '',
     table(['provider', 'create/s', 'create p50 ms', 'create p99 ms', 'GET/s', 'GET p50 ms', 'GET p99 ms'], api),
   ].join('\n');
