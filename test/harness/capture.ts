@@ -1,7 +1,8 @@
 /**
  * The run-wide leak capture for servers started in process (the spawned ones are captured by
  * capture-preload.cjs): with PLATFORM_TEST_CAPTURE_DIR set (jest.config.cjs sets it for every run), the
- * test loggers' lines (test/server/helpers.ts `memoryLogger`) are appended to `<dir>/worker-<pid>.log`,
+ * test loggers' lines (test/server/helpers.ts `memoryLogger`) and the spans the test OTLP receiver gets
+ * (test/tracing/otlp-receiver.ts) are appended to `<dir>/worker-<pid>.log`,
  * each started server's secrets are registered (capture-secrets.cjs), and the audit logs the tests
  * configure are copied into the directory when their server stops. global-teardown-leaks.cjs searches
  * everything captured for everything registered. Without the variable, every function does nothing.

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
+import { captureText } from '../harness/capture.js';
 
 const root = protobuf.parse(readFileSync(join(__dirname, 'otlp-trace.proto'), 'utf8')).root;
 const ExportTraceServiceRequest = root.lookupType('otlp.ExportTraceServiceRequest');
@@ -97,7 +98,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     req.on('end', () => {
       exports.push({ path: req.url ?? '', contentType: req.headers['content-type'] ?? '' });
       try {
-        spans.push(...decodeExport(Buffer.concat(chunks)));
+        const received = decodeExport(Buffer.concat(chunks));
+        spans.push(...received);
+        // The run's leak scan reads the spans too (test/harness/capture.ts).
+        captureText(`${received.map((s) => JSON.stringify(s, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).join('\n')}\n`);
         res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
       } catch (err) {
         res.writeHead(400).end(String(err));
