@@ -51,8 +51,15 @@ export function parseYamlStrict(text: string, detectDuplicates = true, limits: Y
 }
 
 /** The first document of the tokens (`parseDocument` over tokens already parsed); a second one is an error. */
+/**
+ * YAML 1.1 types go-yaml does not turn into values of their own when decoding into JSON: `!!binary` would be
+ * bytes (a Uint8Array no JSON walker expects: a 500), timestamps a Date (go-yaml keeps a plain timestamp a
+ * string), `!!set`/`!!omap`/`!!pairs` a Set or Map. Without them these stay strings, maps and lists.
+ */
+const NOT_JSON_TAGS = new Set(['binary', 'timestamp', 'set', 'omap', 'pairs'].map((t) => `tag:yaml.org,2002:${t}`));
+
 function composeOne(tokens: readonly CST.Token[], length: number): Document.Parsed {
-  const composer = new Composer({ version: '1.1', uniqueKeys: false });
+  const composer = new Composer({ version: '1.1', uniqueKeys: false, customTags: (tags) => tags.filter((t) => typeof t === 'string' || !NOT_JSON_TAGS.has(t.tag)) });
   let doc: Document.Parsed | undefined;
   for (const d of composer.compose(tokens, true, length)) {
     if (doc === undefined) doc = d;

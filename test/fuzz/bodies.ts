@@ -119,10 +119,11 @@ export function mutate(r: Random, o: any, namespace: string): any {
         : oddValue(r);
       return o;
     case 9: // a huge string
-      if (target !== undefined) target.parent[target.key] = 'y'.repeat(r.pick([1000, 100_000, 1_000_000]));
+      // Megabyte values are rare: an accepted one stays in the store's history (no compaction during the run).
+      if (target !== undefined) target.parent[target.key] = 'y'.repeat(r.chance(0.05) ? 1_000_000 : r.pick([1000, 10_000, 100_000]));
       return o;
     case 10: // a big array
-      if (target !== undefined) target.parent[target.key] = Array.from({ length: r.pick([100, 1000, 10_000]) }, (_, i) => (r.chance(0.5) ? i : { name: `n${i}` }));
+      if (target !== undefined) target.parent[target.key] = Array.from({ length: r.chance(0.05) ? 10_000 : r.pick([100, 1000]) }, (_, i) => (r.chance(0.5) ? i : { name: `n${i}` }));
       return o;
     case 11: // duplicate an array element
       if (target !== undefined && Array.isArray(target.parent)) target.parent.push(structuredClone(target.parent[Number(target.key)]));

@@ -53,3 +53,22 @@ describe('a strategic merge patch kube answers with a 500', () => {
     await api.request('DELETE', `/api/v1/namespaces/${ns}/configmaps/smp-1`);
   });
 });
+
+describe('YAML 1.1 types that are not JSON', () => {
+  it('!!binary, timestamps, !!set and !!omap decode to strings, maps and lists (!!binary was a Uint8Array: 500)', async () => {
+    const body = [
+      'apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: yaml-types', '  annotations:', '    b: !!binary aGVsbG8=',
+      '    t: 2001-12-14t21:59:43.10-05:00', 'data:', '  a: x',
+    ].join('\n');
+    const res = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body, headers: { 'Content-Type': 'application/yaml' } });
+    expect(res.status).toBe(201);
+    expect(res.json().metadata.annotations).toEqual({ b: 'aGVsbG8=', t: '2001-12-14t21:59:43.10-05:00' });
+    const set = await api.request('PUT', `/api/v1/namespaces/${ns}/configmaps/yaml-types`, {
+      body: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: yaml-types}\ndata: !!set {x}\nbinaryData: !!omap [{k: aGk=}]\n',
+      headers: { 'Content-Type': 'application/yaml' },
+    });
+    // A set is a map of nulls (a ConfigMap's data values must be strings): a 4xx, never a 500.
+    expect(set.status).toBeGreaterThanOrEqual(400);
+    expect(set.status).toBeLessThan(500);
+  });
+});

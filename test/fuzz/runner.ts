@@ -108,8 +108,13 @@ export async function runFuzz(o: RunOptions): Promise<FuzzResult> {
       const perLabel = byLabel.get(req.label.split(' ')[0]!) ?? new Map<string, number>();
       perLabel.set(key, (perLabel.get(key) ?? 0) + 1);
       byLabel.set(req.label.split(' ')[0]!, perLabel);
-      const watchEnded = req.watch === true && (res.error === 'timeout' || res.error === 'aborted' || res.error === 'ECONNRESET');
-      const problem = res.status >= 500 ? `status ${res.status}`
+      // A watch the client ends; CONNECT, which Node's http server answers by closing the socket (no 'connect'
+      // listener): neither is the server failing.
+      const watchEnded = (req.watch === true && (res.error === 'timeout' || res.error === 'aborted' || res.error === 'ECONNRESET'))
+        || (req.method === 'CONNECT' && res.status === 0 && (res.error === 'ECONNRESET' || res.error === 'socket hang up'));
+      // kube's answer to a resourceVersion the store has not reached (after its 3 s wait) is a 504 by contract.
+      const tooLargeRv = res.status === 504 && res.body.includes('ResourceVersionTooLarge');
+      const problem = res.status >= 500 && !tooLargeRv ? `status ${res.status}`
         : res.status === 0 && !watchEnded && !(res.error ?? '').startsWith('not-sent') ? `no response (${res.error})`
           : res.error !== undefined && res.status !== 0 && !watchEnded ? `response broken (${res.error})` : undefined;
       if (problem !== undefined) {
