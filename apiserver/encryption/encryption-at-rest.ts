@@ -20,7 +20,7 @@
  *    removing a key still in use makes the reads of its objects fail (500, naming the key).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Store } from '../../storage/interface.js';
 import { transformStore } from '../../storage/transforming-store.js';
 import { watchFile, type WatchedFile } from '../auth/watched-file.js';
@@ -41,6 +41,12 @@ export interface EncryptionAtRest {
   wrap(store: Store): Store;
   /** Reads every object under the prefix through the transformers; throws when any cannot be read. */
   checkStored(rawStore: Store): Promise<{ readonly checked: number }>;
+  /**
+   * kube's storage transformation metrics into `registry`: `apiserver_storage_transformation_operations_total`
+   * `{transformation_type, transformer_prefix, status}` and `apiserver_storage_transformation_duration_seconds`
+   * `{transformation_type, transformer_prefix}` (successes only), as kube records them.
+   */
+  instrument(registry: Registry): void;
   /** Follows the file (automatic reload); metrics into `registry`. `check()` re-reads it now. */
   startReload(registry: Registry, logger: EncryptionLogger, intervalMs?: number): WatchedFile;
 }
@@ -111,6 +117,45 @@ export function openEncryptionAtRest(o: EncryptionOptions): EncryptionAtRest {
         );
       }
       return { checked };
+    },
+    instrument(registry) {
+      const operations = new Counter({
+        name: 'apiserver_storage_transformation_operations_total',
+        help: 'Total number of transformations.',
+        labelNames: ['transformation_type', 'transformer_prefix', 'status'],
+        registers: [registry],
+      });
+      const durations = new Histogram({
+        name: 'apiserver_storage_transformation_duration_seconds',
+        help: 'Latencies in seconds of value transformation operations.',
+        labelNames: ['transformation_type', 'transformer_prefix'],
+        // kube: ExponentialBuckets(5e-6, 2, 25).
+        buckets: Array.from({ length: 25 }, (_, i) => 5e-6 * 2 ** i),
+        registers: [registry],
+      });
+      // Series resolved once per label set: a transformation costs a map lookup, not prom-client's label hashing.
+      const counted = new Map<string, { inc(): void }>();
+      const timed = new Map<string, { observe(v: number): void }>();
+      transformers.instrument({
+        record(type, prefix, seconds, ok) {
+          const status = ok ? 'OK' : 'unknown-non-grpc';
+          const ck = `${type}\0${prefix}\0${status}`;
+          let c = counted.get(ck);
+          if (c === undefined) {
+            c = operations.labels({ transformation_type: type, transformer_prefix: prefix, status });
+            counted.set(ck, c);
+          }
+          c.inc();
+          if (!ok) return;
+          const tk = `${type}\0${prefix}`;
+          let h = timed.get(tk);
+          if (h === undefined) {
+            h = durations.labels({ transformation_type: type, transformer_prefix: prefix });
+            timed.set(tk, h);
+          }
+          h.observe(seconds);
+        },
+      });
     },
     startReload(registry, logger, intervalMs) {
       // kube labels the reload metrics with a hash of the server's identity (one per process).

@@ -146,3 +146,29 @@ describe('prefixTransformers (kube NewPrefixTransformers)', () => {
     expect(t.toStorage(plain, KEY)).toEqual(plain);
   });
 });
+
+describe('transformation metrics (kube RecordTransformation)', () => {
+  it('records each level\'s matched prefix, identity, unknown, and failures', () => {
+    const calls: string[] = [];
+    const recorder = { record: (type: string, prefix: string, _s: number, ok: boolean) => void calls.push(`${type} ${prefix} ${ok ? 'OK' : 'failed'}`) };
+    const k1 = aesGcmTransformer(randomBytes(32));
+    const keys = prefixTransformers('no key', [{ prefix: text('key1:'), transformer: k1 }], recorder);
+    const t = prefixTransformers('no matching prefix found', [
+      { prefix: text('k8s:enc:aesgcm:v1:'), transformer: keys },
+      { prefix: new Uint8Array(0), transformer: identityTransformer('k8s:enc:') },
+    ], recorder);
+    const v = t.toStorage(plain, KEY);
+    expect(calls.splice(0)).toEqual(['to_storage key1: OK', 'to_storage k8s:enc:aesgcm:v1: OK']);
+    t.fromStorage(v, KEY);
+    expect(calls.splice(0)).toEqual(['from_storage key1: OK', 'from_storage k8s:enc:aesgcm:v1: OK']);
+    t.fromStorage(plain, KEY);
+    expect(calls.splice(0)).toEqual(['from_storage identity OK']);
+    const only = prefixTransformers('no matching prefix found', [{ prefix: text('k8s:enc:aesgcm:v1:'), transformer: keys }], recorder);
+    expect(() => only.fromStorage(text('zzz'), KEY)).toThrow('no matching prefix found');
+    expect(calls.splice(0)).toEqual(['from_storage unknown failed']);
+    const tampered = Buffer.from(v);
+    tampered[tampered.length - 1]! ^= 1;
+    expect(() => only.fromStorage(tampered, KEY)).toThrow('cipher: message authentication failed');
+    expect(calls.splice(0)).toEqual(['from_storage key1: failed', 'from_storage k8s:enc:aesgcm:v1: failed']);
+  });
+});

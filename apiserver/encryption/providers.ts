@@ -49,12 +49,25 @@ function aggregate(errs: readonly Error[]): Error {
   return errs.length === 1 ? errs[0]! : new Error(`[${errs.map((e) => e.message).join(', ')}]`);
 }
 
+/**
+ * Where transformations are counted and timed (kube's RecordTransformation:
+ * `apiserver_storage_transformation_operations_total` and `_duration_seconds`). `prefix` is the matched
+ * entry's prefix as text (`k8s:enc:aescbc:v1:`, a key's `key1:`: both levels record, as in kube),
+ * `identity` for the empty prefix, `unknown` when nothing matched; `seconds` counts only when `ok`.
+ */
+export interface TransformRecorder {
+  record(type: 'from_storage' | 'to_storage', prefix: string, seconds: number, ok: boolean): void;
+}
+
 /** kube's NewPrefixTransformers (see the file comment); `noMatch` is the error when no prefix matches. */
-export function prefixTransformers(noMatch: string, entries: readonly PrefixTransformer[]): ValueTransformer {
+export function prefixTransformers(noMatch: string, entries: readonly PrefixTransformer[], recorder?: TransformRecorder): ValueTransformer {
   if (entries.length === 0) throw new Error('prefixTransformers: no transformers');
   const first = entries[0]!;
+  const labels = entries.map((e) => (e.prefix.length === 0 ? 'identity' : Buffer.from(e.prefix).toString('latin1')));
+  const since = (start: number): number => (performance.now() - start) / 1000;
   return {
     fromStorage(stored, key) {
+      const start = recorder === undefined ? 0 : performance.now();
       const errs: Error[] = [];
       for (let i = 0; i < entries.length; i++) {
         const e = entries[i]!;
@@ -63,16 +76,31 @@ export function prefixTransformers(noMatch: string, entries: readonly PrefixTran
         try {
           out = e.transformer.fromStorage(stored.subarray(e.prefix.length), key);
         } catch (err) {
-          if (e.prefix.length > 0) errs.push(err instanceof Error ? err : new Error(String(err)));
+          // An identity that refuses encrypted data is skipped silently (kube records nothing for it).
+          if (e.prefix.length > 0) {
+            errs.push(err instanceof Error ? err : new Error(String(err)));
+            recorder?.record('from_storage', labels[i]!, since(start), false);
+          }
           continue;
         }
+        recorder?.record('from_storage', labels[i]!, since(start), true);
         return i === 0 ? out : { value: out.value, stale: true };
       }
       if (errs.length > 0) throw aggregate(errs);
+      recorder?.record('from_storage', 'unknown', since(start), false);
       throw new Error(noMatch);
     },
     toStorage(plain, key) {
-      return concat(first.prefix, first.transformer.toStorage(plain, key));
+      const start = recorder === undefined ? 0 : performance.now();
+      let body: Uint8Array;
+      try {
+        body = first.transformer.toStorage(plain, key);
+      } catch (err) {
+        recorder?.record('to_storage', labels[0]!, since(start), false);
+        throw err;
+      }
+      recorder?.record('to_storage', labels[0]!, since(start), true);
+      return concat(first.prefix, body);
     },
   };
 }

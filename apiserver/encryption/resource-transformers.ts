@@ -22,7 +22,7 @@
 import type { ValueTransformer } from '../../storage/transforming-store.js';
 import type { EncryptionConfiguration, ProviderConfig } from './encryption-config.js';
 import { groupResourceString, parseGroupResource } from './encryption-config.js';
-import { aesCbcTransformer, aesGcmTransformer, identityTransformer, prefixTransformers, secretboxTransformer, type PrefixTransformer } from './providers.js';
+import { aesCbcTransformer, aesGcmTransformer, identityTransformer, prefixTransformers, secretboxTransformer, type PrefixTransformer, type TransformRecorder } from './providers.js';
 
 const NO_MATCH: Readonly<Record<string, string>> = {
   aescbc: 'no matching key was found for the provided AES transformer',
@@ -32,11 +32,11 @@ const NO_MATCH: Readonly<Record<string, string>> = {
 
 const latin1 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
 
-function providerTransformer(p: ProviderConfig, encryptedPrefix: string): PrefixTransformer {
+function providerTransformer(p: ProviderConfig, encryptedPrefix: string, recorder: TransformRecorder | undefined): PrefixTransformer {
   if (p.type === 'identity') return { prefix: new Uint8Array(0), transformer: identityTransformer(encryptedPrefix) };
   const make = p.type === 'aescbc' ? aesCbcTransformer : p.type === 'aesgcm' ? aesGcmTransformer : secretboxTransformer;
   const keys = p.keys.map((k): PrefixTransformer => ({ prefix: latin1(`${k.name}:`), transformer: make(k.secret) }));
-  return { prefix: latin1(`${encryptedPrefix}${p.type}:v1:`), transformer: prefixTransformers(NO_MATCH[p.type]!, keys) };
+  return { prefix: latin1(`${encryptedPrefix}${p.type}:v1:`), transformer: prefixTransformers(NO_MATCH[p.type]!, keys, recorder) };
 }
 
 /** The transformers of one configuration, by group-resource string (`secrets`, `*.apps`, `*.`, `*.*`). */
@@ -49,18 +49,21 @@ export interface CompiledConfig {
   readonly configured: readonly string[];
 }
 
-/** Builds the transformers of `config`; `encryptedPrefix` is `k8s:enc:` or the domain's (`platform:enc:`). */
-export function compileConfig(config: EncryptionConfiguration, encryptedPrefix: string): CompiledConfig {
+/**
+ * Builds the transformers of `config`; `encryptedPrefix` is `k8s:enc:` or the domain's (`platform:enc:`);
+ * `recorder` counts and times each transformation (kube's storage transformation metrics).
+ */
+export function compileConfig(config: EncryptionConfiguration, encryptedPrefix: string, recorder?: TransformRecorder): CompiledConfig {
   const lists = new Map<string, PrefixTransformer[]>();
   for (const entry of config.resources) {
-    const providers = entry.providers.map((p) => providerTransformer(p, encryptedPrefix));
+    const providers = entry.providers.map((p) => providerTransformer(p, encryptedPrefix, recorder));
     for (const res of entry.resources) {
       const gr = groupResourceString(parseGroupResource(res));
       lists.set(gr, [...(lists.get(gr) ?? []), ...providers]);
     }
   }
   const byResource = new Map<string, ValueTransformer>();
-  for (const [gr, list] of lists) byResource.set(gr, prefixTransformers('no matching prefix found', list));
+  for (const [gr, list] of lists) byResource.set(gr, prefixTransformers('no matching prefix found', list, recorder));
   const fallback = identityTransformer(encryptedPrefix);
   const lookup = (type: string): ValueTransformer | undefined => {
     const exact = byResource.get(type);
@@ -102,6 +105,8 @@ export function resourceOfKey(key: string, layout: KeyLayoutInfo): string | unde
 /** The configuration in force, swapped by a reload; the per-key answer of the transforming store. */
 export class EncryptionTransformers {
   private compiled: CompiledConfig;
+  private config: EncryptionConfiguration;
+  private recorder: TransformRecorder | undefined;
   /** key segment(s) -> resource, so a key costs one split and one map lookup. */
   private readonly resources = new Map<string, string | undefined>();
   /** One stable transformer per resource that reads the configuration in force at each call. */
@@ -112,12 +117,20 @@ export class EncryptionTransformers {
     private readonly encryptedPrefix: string,
     private readonly layout: KeyLayoutInfo,
   ) {
+    this.config = config;
     this.compiled = compileConfig(config, encryptedPrefix);
   }
 
   /** Replaces the configuration: every later read and write uses the new one. */
   swap(config: EncryptionConfiguration): void {
-    this.compiled = compileConfig(config, this.encryptedPrefix);
+    this.compiled = compileConfig(config, this.encryptedPrefix, this.recorder);
+    this.config = config;
+  }
+
+  /** Counts and times every later transformation (set once the metrics registry exists). */
+  instrument(recorder: TransformRecorder): void {
+    this.recorder = recorder;
+    this.compiled = compileConfig(this.config, this.encryptedPrefix, recorder);
   }
 
   get current(): CompiledConfig {

@@ -213,9 +213,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // --request-metrics=false also leaves store calls and admission unrecorded (the benchmark's baseline).
     const storeFor = (type: string): Store =>
       instrumentStore(theStore, type, recordRequests ? { metrics: storeMetrics } : {});
-    if (encryption !== undefined && config.encryption?.automaticReload === true) {
-      const reload = encryption.startReload(metrics, logger.child({ component: 'encryption-config' }));
-      cleanups.push(async () => reload.stop());
+    if (encryption !== undefined) {
+      encryption.instrument(metrics);
+      if (config.encryption?.automaticReload === true) {
+        const reload = encryption.startReload(metrics, logger.child({ component: 'encryption-config' }));
+        cleanups.push(async () => reload.stop());
+      }
     }
     if (encryption !== undefined) {
       encryption.instrument(metrics);

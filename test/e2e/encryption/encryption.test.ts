@@ -187,6 +187,10 @@ describeEtcd('encryption at rest: etcd', () => {
     // Lists and watches (from the watch cache) see plaintext too.
     const list = await api.call('GET', '/api/v1/namespaces/default/secrets');
     expect(Buffer.from(list.json.items[0].data.password, 'base64').toString()).toBe(secret);
+    // kube's transformation metrics count the writes and reads by provider prefix.
+    const metrics = (await api.call('GET', '/metrics')).body;
+    expect(metrics).toMatch(/^apiserver_storage_transformation_operations_total\{transformation_type="to_storage",transformer_prefix="k8s:enc:aesgcm:v1:",status="OK"\} [1-9]/m);
+    expect(metrics).toMatch(/^apiserver_storage_transformation_duration_seconds_count\{transformation_type="from_storage",transformer_prefix="k8s:enc:aesgcm:v1:"\} [1-9]/m);
   });
 
   it('rotates keys: add key2, move it first, migrate, remove key1; every Secret stays readable', async () => {
