@@ -6,7 +6,9 @@
  *   custom resources included), parsed into Kubernetes' request attributes (verb, group, resource with its
  *   sub-resource, namespaced or not, collection or item); a collection GET also yields its `?watch=true`
  *   form. `checkAgainstDiscovery` then proves the documents complete: every resource, sub-resource and
- *   verb that aggregated discovery announces has a route here;
+ *   verb that aggregated discovery announces has a route here. `discoveryRoutes` adds the same from
+ *   discovery itself (the only source for an aggregated server's group versions, whose documents are
+ *   theirs);
  * - non-resource routes: apiserver/endpoints/non-resource-paths.ts (the server's list), each template
  *   filled from the server's own answers (discovery, the OpenAPI index, the health checks it lists).
  */
@@ -189,6 +191,72 @@ export async function checkAgainstDiscovery(s: Server, adminToken: string, route
     }
   }
   return missing;
+}
+
+const collectionVerbs: Record<string, string> = { list: 'GET', watch: 'GET', create: 'POST', deletecollection: 'DELETE' };
+const itemVerbs: Record<string, string> = { get: 'GET', update: 'PUT', patch: 'PATCH', delete: 'DELETE' };
+const subresourceVerbs: Record<string, string> = { get: 'GET', update: 'PUT', patch: 'PATCH', create: 'POST' };
+
+/**
+ * The resource routes aggregated discovery announces, built from its resources, scopes, verbs and
+ * sub-resources with Kubernetes' path shapes: for group versions whose OpenAPI document is not complete
+ * (an aggregated server's), and as a second source everywhere (duplicates of the OpenAPI routes are
+ * dropped by `uniqueRoutes`).
+ */
+export async function discoveryRoutes(s: Server, adminToken: string): Promise<ResourceRoute[]> {
+  const routes: ResourceRoute[] = [];
+  for (const root of ['/api', '/apis']) {
+    const list = await getJson(s, adminToken, root, { Accept: aggregatedAccept });
+    for (const g of list.items as any[]) {
+      const group: string = g.metadata?.name ?? '';
+      for (const v of g.versions as any[]) {
+        const version: string = v.version;
+        const prefix = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+        const apiVersion = group === '' ? version : `${group}/${version}`;
+        for (const r of v.resources as any[]) {
+          const namespaced = r.scope === 'Namespaced';
+          const collection = namespaced ? `${prefix}/namespaces/${placeholderNamespace}/${r.resource}` : `${prefix}/${r.resource}`;
+          const item = `${collection}/${placeholderName}`;
+          const kind: string = r.responseKind?.kind ?? 'Unknown';
+          const add = (verb: string, method: string, path: string, resource: string) => {
+            const body = method === 'POST' || method === 'PUT' ? { apiVersion, kind, metadata: { name: placeholderName } } : method === 'PATCH' ? {} : undefined;
+            const watch = verb === 'watch';
+            const concrete = watch ? `${path}?watch=true` : path;
+            const call: Call = { method, path: concrete, ...(body === undefined ? {} : { body }), ...(watch ? { stream: true } : {}) };
+            const query = verb === 'deletecollection' ? '?dryRun=All&labelSelector=matrix-none%3Dnone' : method === 'GET' ? '' : '?dryRun=All';
+            routes.push({ kind: 'resource', route: `${method} ${concrete} (discovery)`, method, verb, group, version, resource, namespaced, call, harmless: { ...call, path: concrete + query } });
+          };
+          for (const verb of (r.verbs ?? []) as string[]) {
+            if (collectionVerbs[verb] !== undefined) {
+              add(verb, collectionVerbs[verb]!, collection, r.resource);
+              // A namespaced resource is also listed and watched across namespaces.
+              if (namespaced && (verb === 'list' || verb === 'watch')) add(verb, 'GET', `${prefix}/${r.resource}`, r.resource);
+            }
+            if (itemVerbs[verb] !== undefined) add(verb, itemVerbs[verb]!, item, r.resource);
+          }
+          for (const sub of (r.subresources ?? []) as any[]) {
+            for (const verb of (sub.verbs ?? []) as string[]) {
+              const method = subresourceVerbs[verb];
+              if (method === undefined) throw new Error(`${apiVersion} ${r.resource}/${sub.subresource}: verb ${verb} has no route shape here: teach route-table.ts`);
+              add(verb, method, `${item}/${sub.subresource}`, `${r.resource}/${sub.subresource}`);
+            }
+          }
+        }
+      }
+    }
+  }
+  return routes;
+}
+
+/** One route per method, concrete path (with query) and verb: the first source wins. */
+export function uniqueRoutes<T extends Route>(routes: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return routes.filter((r) => {
+    const key = `${r.method} ${r.call.path} ${r.verb} ${r.call.headers?.Accept ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** The checks `/<endpoint>?verbose` lists (`[+]etcd ok` -> `etcd`). */
