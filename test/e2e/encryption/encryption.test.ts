@@ -254,6 +254,35 @@ describeEtcd('encryption at rest: etcd', () => {
     await expect(start(dataDir, cfg)).rejects.toThrow(/: 1 of \d+ stored objects cannot be read .*\/secrets\/default\/late: no matching key was found for the provided AES transformer$/);
   });
 
+  it('turns encryption on for objects stored before (identity reads them, the migration encrypts them)', async () => {
+    const file = join(tempDir('enc-cfg-'), 'enc.yaml');
+    const cfg = config(file);
+    const dataDir = tempDir('enc-on-');
+    const { encryption: _none, ...plainCfg } = cfg;
+    let api = await start(dataDir, plainCfg);
+    const values = [canary(), canary()];
+    for (const [i, v] of values.entries()) {
+      const res = await api.call('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}` }, data: { v } });
+      expect(res.status).toBe(201);
+    }
+    expect(etcdGet(`${cfg.storagePrefix}/configmaps/default/c0`).includes(Buffer.from(values[0]!))).toBe(true);
+    await api.server.close();
+
+    writeConfig(file, [secretbox(['key1', KEY1]), 'identity: {}'], ['configmaps']);
+    api = await start(dataDir, cfg);
+    const result = await migrateStorage(connectionFromKubeconfig(api.server.kubeconfigPath!), ['configmaps']);
+    expect(result.failed).toBe(0);
+    // Both of ours, and whatever the server itself keeps as ConfigMaps (kube-root-ca.crt ...).
+    expect(result.rewritten).toBe(result.seen);
+    for (const [i, v] of values.entries()) {
+      const raw = etcdGet(`${cfg.storagePrefix}/configmaps/default/c${i}`);
+      expect(raw.subarray(0, 26).toString('latin1')).toBe('k8s:enc:secretbox:v1:key1:');
+      expect(raw.includes(Buffer.from(v))).toBe(false);
+      const res = await api.call('GET', `/api/v1/namespaces/default/configmaps/c${i}`);
+      expect(res.json.data.v).toBe(v);
+    }
+  });
+
   it('reloads the file without a restart; a bad file keeps the configuration in force', async () => {
     const file = join(tempDir('enc-cfg-'), 'enc.yaml');
     const cfg = config(file, true);
