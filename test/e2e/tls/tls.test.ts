@@ -7,7 +7,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { Agent, request, type IncomingMessage } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { Agent, request } from 'node:https';
 import { join, resolve } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { adminTokenPath } from '../../../apiserver/auth/admin-credentials.js';
