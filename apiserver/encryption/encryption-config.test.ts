@@ -83,9 +83,15 @@ describe('EncryptionConfiguration parsing', () => {
     expect(errorOf(doc(`${body}\n`))).toContain(message);
   });
 
-  it('never prints a key in a message', () => {
+  it('never prints a key in a message, whatever is wrong with the file', () => {
     const secret = b64(9);
+    const good = b64(32);
     expect(errorOf(doc(`  - resources: [secrets]\n    providers: [{aescbc: {keys: [{name: a, secret: ${secret}}]}}]\n`))).not.toContain(secret);
+    // No kind, a list instead of an object, a YAML error: the document is never quoted.
+    const body = `resources:\n  - resources: [secrets]\n    providers: [{aescbc: {keys: [{name: a, secret: ${good}}]}}]\n`;
+    for (const text of [body, `- ${good}\n`, `${body}resources: []\n`, `kind: EncryptionConfiguration\napiVersion: v9\n${body}`]) {
+      expect(errorOf(text)).not.toContain(good);
+    }
   });
 
   it('aggregates several errors as kube does', () => {

@@ -95,11 +95,12 @@ export function parseEncryptionConfig(text: string, groupDomain: string): Encryp
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) throw new EncryptionConfigError(`error decoding encryption provider configuration: ${doc.errors[0]!.message}`);
   const raw: unknown = doc.toJS();
-  if (!isObject(raw)) throw new EncryptionConfigError(`error decoding encryption provider configuration: Object 'Kind' is missing in '${text.trim()}'`);
+  // kube's decoder quotes the document here; this one never does: the file holds the keys.
+  if (!isObject(raw)) throw new EncryptionConfigError("error decoding encryption provider configuration: Object 'Kind' is missing (the file is not a YAML or JSON object)");
   const versions = [...new Set(['apiserver.config.k8s.io/v1', `apiserver.config.${groupDomain}/v1`])];
   const apiVersion = typeof raw.apiVersion === 'string' ? raw.apiVersion : '';
   if (typeof raw.kind !== 'string' || raw.kind === '') {
-    throw new EncryptionConfigError(`error decoding encryption provider configuration: Object 'Kind' is missing in '${JSON.stringify(raw)}'`);
+    throw new EncryptionConfigError("error decoding encryption provider configuration: Object 'Kind' is missing");
   }
   if (raw.kind !== 'EncryptionConfiguration' || !versions.includes(apiVersion)) {
     throw new EncryptionConfigError(
