@@ -1,4 +1,6 @@
 import { parseYamlStrict } from '../schema/yaml-strict.js';
+import { cstShape, textDepthBound } from './yaml-bounds.js';
+import { Parser } from 'yaml';
 import { isStatusError } from '../errors/status-error.js';
 
 function thrown(f: () => unknown): { code: number; message: string } {
@@ -92,5 +94,45 @@ describe('parseYamlStrict bounds', () => {
 
   it('several documents are still refused', () => {
     expect(thrown(() => parseYamlStrict('a: 1\n---\nb: 2\n')).message).toMatch(/^error decoding YAML: Source contains multiple documents/);
+  });
+});
+
+describe('textDepthBound', () => {
+  const exact = (text: string, max: number): boolean => cstShape([...new Parser().parse(text)], max).tooDeepAt >= 0;
+
+  it.each([
+    ['a manifest with block scalars holding brackets', 'apiVersion: v1\nkind: ConfigMap\ndata:\n  script: |\n    [[[[[[[[[[ -f x\n    {{{{{{{{{{\n  other: >\n      [[[[[[[[\n  k: v\n'],
+    ['pretty-printed JSON nested 40 deep with wide indentation', JSON.stringify(JSON.parse('{"a":'.repeat(40) + '1' + '}'.repeat(40)), null, 8)],
+    ['plain scalars with brackets and quotes inside', "a: don't [stop\nb: say \"[[[[[[\"\nc: x{y}[z\nd: '[[[[[[[[[[['\ne: \"[[[[[[[[[[[\"\n"],
+    ['comments', '# [[[[[[[[[[[[\na: 1 # {{{{{{{{{{{{\n'],
+    ['flow in block sequences', '- [a, [b, [c]]]\n- {x: [1, 2]}\n'],
+  ])('does not over-count %s', (_what, text) => {
+    expect(textDepthBound(text, 10)).toBe(exact(text, 10));
+    expect(textDepthBound(text, 45)).toBe(false);
+  });
+
+  it.each([
+    ['flow', '['.repeat(11) + ']'.repeat(11)],
+    ['flow after a key', 'a: ' + '{b: '.repeat(11) + '1' + '}'.repeat(11)],
+    ['block sequences', '- '.repeat(11) + 'x'],
+    ['block maps', Array.from({ length: 11 }, (_, i) => `${' '.repeat(i)}a:`).join('\n') + ' 1'],
+    ['flow inside block', '  - - - ' + '['.repeat(8) + ']'.repeat(8)],
+  ])('catches %s past the limit', (_what, text) => {
+    expect(exact(text, 10)).toBe(true);
+    expect(textDepthBound(text, 10)).toBe(true);
+  });
+
+  it('counts indentation levels, not columns', () => {
+    const twoSpaces = Array.from({ length: 10 }, (_, i) => `${' '.repeat(2 * i)}a:`).join('\n') + ' 1';
+    expect(textDepthBound(twoSpaces, 10)).toBe(false);
+    expect(textDepthBound(twoSpaces + '\n' + ' '.repeat(20) + 'b: 1', 10)).toBe(true);
+    expect(textDepthBound(twoSpaces + '\nc: 1\n  d: 1', 10)).toBe(false);
+  });
+
+  it('answers a 3 MiB deep text in milliseconds', () => {
+    const text = '['.repeat(1_500_000) + ']'.repeat(1_500_000);
+    const t0 = performance.now();
+    expect(textDepthBound(text, 500)).toBe(true);
+    expect(performance.now() - t0).toBeLessThan(200);
   });
 });

@@ -4,7 +4,7 @@
  * parse, so `fieldValidation` treats them exactly as duplicate JSON keys. The last occurrence wins.
  */
 import { Composer, isMap, isScalar, isSeq, Parser, YAMLParseError, type CST, type Document, type Node } from 'yaml';
-import { checkAliases, cstShape } from '../codec/yaml-bounds.js';
+import { checkAliases, cstShape, textDepthBound } from '../codec/yaml-bounds.js';
 import { badRequest } from '../errors/constructors.js';
 import { maxNestingDepth, maxYamlExpandedBytes } from '../request/limits.js';
 import type { StrictJson } from './json-strict.js';
@@ -25,6 +25,8 @@ export interface YamlLimits {
  */
 export function parseYamlStrict(text: string, detectDuplicates = true, limits: YamlLimits = {}): StrictJson {
   const maxDepth = limits.maxDepth ?? maxNestingDepth;
+  // A cheap upper bound first: the parser itself is slow on deeply nested flow collections.
+  if (textDepthBound(text, maxDepth)) throw badRequest(`error decoding YAML: exceeded max depth of ${maxDepth}`);
   const tokens = [...new Parser().parse(text)];
   const shape = cstShape(tokens, maxDepth);
   if (shape.tooDeepAt >= 0) throw badRequest(`error decoding YAML: exceeded max depth of ${maxDepth}`);

@@ -17,7 +17,8 @@ import { applyStrategicMergePatch } from '../../registry/patch/strategic-merge/s
 import { decodeStrategicMergeResult } from '../../registry/patch/strategic-merge/strict-decode.js';
 import { decodeParsed } from '../../schema/decode.js';
 import { parseJsonStrict } from '../../schema/json-strict.js';
-import { maxRequestBodyBytes } from '../../request/limits.js';
+import { maxNestingDepth, maxRequestBodyBytes } from '../../request/limits.js';
+import { valueDepthExceeds } from '../../codec/nesting-depth.js';
 import { readBodyBytes } from './read-body.js';
 import { decodeCborObject } from '../../codec/cbor/decode.js';
 import type { RequestScope } from './request-scope.js';
@@ -65,6 +66,7 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
     throw badRequest('the patch must be a JSON object for application/merge-patch+json');
   }
   audit?.requestPatch(patch);
+  const stacksSubtrees = format === 'json-patch' && Array.isArray(patch) && patch.some((op) => op?.op === 'copy' || op?.op === 'move');
 
   let warnings: string[] = [];
   const apply = (current: KubeObject): KubeObject => {
@@ -79,6 +81,10 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
           : applyMergePatch(current, patch);
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
       throw badRequest('the patched object must be a JSON object');
+    }
+    // `copy` and `move` can stack subtrees deeper than any body may nest (codec/nesting-depth.ts).
+    if (stacksSubtrees && valueDepthExceeds(patched, maxNestingDepth)) {
+      throw badRequest(`the patched object exceeds the max depth of ${maxNestingDepth}`);
     }
     const kindUnknown = served.strategy.unknownFields?.(patched as Record<string, unknown>, scope.naming) ?? [];
     const decoded =
