@@ -3,7 +3,7 @@
  * jest.config.cjs with PLATFORM_TEST_CAPTURE_DIR): tees what the process writes to its stdout and stderr
  * (process.stdout/stderr and direct fs writes to fds 1 and 2, which is how pino's sync destination writes)
  * into `<dir>/proc-<pid>-<script>.log`, and registers the secrets of a server it ran
- * (`--data-dir`'s admin token and pki/*.key, `--token-auth-file`'s tokens) in `<dir>/secrets-proc-<pid>.jsonl` (once its admin token exists, and at exit).
+ * (`--data-dir`'s admin token and pki/*.key, `--token-auth-file`'s tokens, `--encryption-provider-config`'s keys) in `<dir>/secrets-proc-<pid>.jsonl` (once its admin token exists, and at exit).
  * global-teardown-leaks.cjs searches the first for the second. Best effort: a capture failure never
  * disturbs the process. Does nothing without PLATFORM_TEST_CAPTURE_DIR.
  */
@@ -21,6 +21,7 @@ if (dir) {
   };
   const dataDir = flag('data-dir');
   const tokenFile = flag('token-auth-file');
+  const encryptionFile = flag('encryption-provider-config');
   const writeSync = fs.writeSync;
   const script = path.basename(process.argv[1] || 'node').replace(/[^\w.-]/g, '_');
   let fd;
@@ -31,7 +32,7 @@ if (dir) {
       // server never reaches the exit hook), and again at exit.
       if (!registered && dataDir !== undefined && fs.existsSync(path.join(dataDir, 'admin.token'))) {
         registered = true;
-        registerServerSecrets(dir, `proc-${process.pid}`, dataDir, tokenFile);
+        registerServerSecrets(dir, `proc-${process.pid}`, dataDir, tokenFile, encryptionFile);
       }
       if (fd === undefined) {
         fs.mkdirSync(dir, { recursive: true });
@@ -64,6 +65,6 @@ if (dir) {
     };
   }
   if (dataDir !== undefined || tokenFile !== undefined) {
-    process.on('exit', () => registerServerSecrets(dir, `proc-${process.pid}`, dataDir, tokenFile));
+    process.on('exit', () => registerServerSecrets(dir, `proc-${process.pid}`, dataDir, tokenFile, encryptionFile));
   }
 }

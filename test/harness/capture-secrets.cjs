@@ -1,7 +1,8 @@
 /**
  * The secrets a test server holds, registered for the run's leak scan (global-teardown-leaks.cjs): the
  * generated admin token (`<data-dir>/admin.token`), every line of every private key under `<data-dir>/pki`,
- * and the tokens of a `--token-auth-file` CSV. Appended as JSON lines `{ label, value }` to
+ * the tokens of a `--token-auth-file` CSV, and the keys (`secret:`) of an `--encryption-provider-config`
+ * (as the file is when registered: keys rotated in later are registered by a later call). Appended as JSON lines `{ label, value }` to
  * `<captureDir>/secrets-<who>.jsonl`. Best effort: a missing file is skipped.
  */
 'use strict';
@@ -16,7 +17,7 @@ function read(file) {
   }
 }
 
-function serverSecrets(dataDir, tokenFile) {
+function serverSecrets(dataDir, tokenFile, encryptionFile) {
   const out = [];
   if (dataDir !== undefined) {
     const admin = read(path.join(dataDir, 'admin.token'));
@@ -40,12 +41,17 @@ function serverSecrets(dataDir, tokenFile) {
       if (token.length >= 8) out.push({ label: `token in ${tokenFile}`, value: token });
     }
   }
+  if (encryptionFile !== undefined) {
+    for (const m of (read(encryptionFile) ?? '').matchAll(/["']?secret["']?\s*:\s*["']?([A-Za-z0-9+/=_-]{16,})/g)) {
+      out.push({ label: `encryption key in ${encryptionFile}`, value: m[1] });
+    }
+  }
   return out;
 }
 
-function registerServerSecrets(captureDir, who, dataDir, tokenFile) {
+function registerServerSecrets(captureDir, who, dataDir, tokenFile, encryptionFile) {
   try {
-    const lines = serverSecrets(dataDir, tokenFile).map((s) => JSON.stringify(s)).join('\n');
+    const lines = serverSecrets(dataDir, tokenFile, encryptionFile).map((s) => JSON.stringify(s)).join('\n');
     if (lines === '') return;
     fs.mkdirSync(captureDir, { recursive: true });
     fs.appendFileSync(path.join(captureDir, `secrets-${who}.jsonl`), `${lines}\n`);

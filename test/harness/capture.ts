@@ -29,12 +29,12 @@ export function captureText(text: string): void {
 }
 
 let registered = 0;
-/** Registers the secrets of a server started in process with `dataDir` (and `tokenAuthFile`). */
-export function registerServer(dataDir: string, tokenAuthFile?: string): void {
+/** Registers the secrets of a server started in process with `dataDir` (its token and encryption files). */
+export function registerServer(dataDir: string, tokenAuthFile?: string, encryptionFile?: string): void {
   const dir = captureDir();
   if (dir === undefined) return;
   registered += 1;
-  registerServerSecrets(dir, `worker-${process.pid}`, dataDir, tokenAuthFile);
+  registerServerSecrets(dir, `worker-${process.pid}`, dataDir, tokenAuthFile, encryptionFile);
 }
 
 const auditLogs = new Set<string>();

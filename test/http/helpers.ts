@@ -145,7 +145,7 @@ function makeBackend(name: BackendName): Backend {
       const config = testConfig({ dataDir, ...storage, ...overrides });
       const server = await startServer(config, { logger: memoryLogger().logger, ...options });
       servers.push(server);
-      registerServer(config.dataDir, config.tokenAuthFile);
+      registerServer(config.dataDir, config.tokenAuthFile, config.encryption?.file);
       watchAuditLog(config.audit?.logPath);
       const token = readFileSync(adminTokenPath(overrides.dataDir ?? dataDir), 'utf8').trim();
       const ca = server.caPem!;

@@ -38,6 +38,9 @@ it('captures a spawned process\'s stdout and stderr, registers its secrets, and 
   writeFileSync(join(dataDir, 'pki', 'sa.key'), `-----BEGIN EC PRIVATE KEY-----\n${keyLine}\n-----END EC PRIVATE KEY-----\n`);
   const tokens = join(dataDir, 'tokens.csv');
   writeFileSync(tokens, `${staticToken},u,1\n`);
+  const encryptionKey = randomBytes(32).toString('base64');
+  const encryption = join(dataDir, 'encryption.yaml');
+  writeFileSync(encryption, `kind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers:\n  - aescbc: {keys: [{name: k1, secret: "${encryptionKey}"}]}\n`);
   // The child leaks the admin token through pino's route (fs.writeSync on fd 2), the static token through
   // process.stdout, and writes the fixture canary (base64) and a harmless line.
   const script = [
@@ -46,7 +49,7 @@ it('captures a spawned process\'s stdout and stderr, registers its secrets, and 
     `process.stdout.write('b64 ' + Buffer.from(${JSON.stringify(Object.values(canaries)[0])}).toString('base64') + '\\n');`,
     `process.stdout.write('nothing secret here\\n');`,
   ].join('');
-  const child = spawnSync(process.execPath, ['-e', script, '--', '--data-dir', dataDir, `--token-auth-file=${tokens}`], {
+  const child = spawnSync(process.execPath, ['-e', script, '--', '--data-dir', dataDir, `--token-auth-file=${tokens}`, '--encryption-provider-config', encryption], {
     env: { ...process.env, PLATFORM_TEST_CAPTURE_DIR: capture, NODE_OPTIONS: `--require ${preload}` }, encoding: 'utf8',
   });
   expect(child.status).toBe(0);
@@ -55,7 +58,7 @@ it('captures a spawned process\'s stdout and stderr, registers its secrets, and 
   const log = files.find((f) => f.startsWith(`proc-${child.pid}-`))!;
   expect(readFileSync(join(capture, log), 'utf8')).toContain('nothing secret here');
   const registered = readFileSync(join(capture, `secrets-proc-${child.pid}.jsonl`), 'utf8');
-  for (const v of [adminToken, staticToken, keyLine]) expect(registered).toContain(v);
+  for (const v of [adminToken, staticToken, keyLine, encryptionKey]) expect(registered).toContain(v);
 
   const started = Date.now();
   const hits = scanCaptureDir(capture);

@@ -85,7 +85,7 @@ export async function startTestServer(
   const config = testConfig(overrides);
   const server = await startServer(config, { logger: options.logger ?? memoryLogger().logger, ...options });
   servers.push(server);
-  registerServer(config.dataDir, config.tokenAuthFile);
+  registerServer(config.dataDir, config.tokenAuthFile, config.encryption?.file);
   watchAuditLog(config.audit?.logPath);
   return server;
 }
