@@ -23,3 +23,11 @@ export const maxNestingDepth = 500;
  * body limit, so aliases cannot build more than a body could hold ("billion laughs").
  */
 export const maxYamlExpandedBytes = 2 * maxRequestBodyBytes;
+
+/**
+ * Requirements a `labelSelector` or `fieldSelector` query may hold. Kubernetes sets no number (its URL is
+ * bounded by the 1 MiB of header bytes); here every listed or watched object is matched against every
+ * requirement on the one event loop, so a selector of hundreds of thousands of requirements would stall
+ * every other request: 1,000 is far past any real selector (values of `in (...)` are a set and do not count).
+ */
+export const maxSelectorRequirements = 1000;

@@ -4,6 +4,7 @@
  * the separator characters. Errors are 400 BadRequest with upstream's messages.
  */
 import { badRequest } from '../errors/constructors.js';
+import { checkRequirementCount } from './label-selector.js';
 import type { FieldRequirement, FieldSelector } from './selector.js';
 
 /** Splits on commas not escaped by a backslash (the backslash stays in the term). */
@@ -88,11 +89,13 @@ function selectorOf(requirements: readonly FieldRequirement[]): FieldSelector {
  * Parses a field selector. Terms are sorted by their text (as upstream, so equal selectors print alike);
  * empty terms (`a=b,,c=d`, a trailing comma, the empty text) are skipped; the empty text selects
  * everything. A term without an operator is `invalid selector: '<text>'; can't understand '<term>'`.
- * Field names are not checked here: see `checkFieldLabels`.
+ * Field names are not checked here: see `checkFieldLabels`. More than `maxSelectorRequirements` terms: 400.
  */
 export function parseFieldSelector(text: string): FieldSelector {
   if (text === '') return selectorOf([]);
-  const terms = splitTerms(text).sort();
+  const terms = splitTerms(text);
+  checkRequirementCount('fieldSelector', terms.reduce((n, t) => (t === '' ? n : n + 1), 0));
+  terms.sort();
   const reqs: FieldRequirement[] = [];
   for (const term of terms) {
     if (term === '') continue;

@@ -4,6 +4,7 @@
  * message (`unable to parse requirement: ...`, `found ',', expected: identifier after ','` ...).
  */
 import { badRequest } from '../errors/constructors.js';
+import { maxSelectorRequirements } from '../request/limits.js';
 import { isQualifiedName, isValidLabelValue } from '../validation/names.js';
 import { lexLabelSelector, type Token } from './label-lexer.js';
 import type { LabelOperator, LabelRequirement, LabelSelector } from './selector.js';
@@ -82,16 +83,32 @@ export function newRequirement(key: string, operator: LabelOperator, values: rea
   return r;
 }
 
+/**
+ * The value sets of requirements with long value lists, made on first use (keyed by the requirement
+ * itself): a long `in`/`notin` list costs one lookup per object, however many values it holds.
+ */
+const valueSets = new WeakMap<LabelRequirement, ReadonlySet<string>>();
+
+function hasValue(r: Compiled, value: string): boolean {
+  if (r.values.length <= 8) return r.values.includes(value);
+  let set = valueSets.get(r);
+  if (set === undefined) {
+    set = new Set(r.values);
+    valueSets.set(r, set);
+  }
+  return set.has(value);
+}
+
 function requirementMatches(r: Compiled, labels: Readonly<Record<string, string>> | undefined): boolean {
   const has = labels !== undefined && Object.hasOwn(labels, r.key);
   switch (r.operator) {
     case 'in':
     case '=':
     case '==':
-      return has && r.values.includes(labels[r.key]!);
+      return has && hasValue(r, labels[r.key]!);
     case 'notin':
     case '!=':
-      return !has || !r.values.includes(labels[r.key]!);
+      return !has || !hasValue(r, labels[r.key]!);
     case 'exists':
       return has;
     case '!':
@@ -299,13 +316,36 @@ class Parser {
  * `a=` means the empty value; `in ()` holds the empty value. Keys must be qualified names and values
  * label values. The empty (or blank) text selects everything. Requirements are sorted by key.
  *
- * Throws a 400 BadRequest StatusError with upstream's message on any error.
+ * Throws a 400 BadRequest StatusError with upstream's message on any error, and (before parsing) for more
+ * than `maxSelectorRequirements` requirements.
  */
 export function parseLabelSelector(text: string): LabelSelector {
+  checkRequirementCount('labelSelector', topLevelTerms(text));
   try {
     return selectorOf(new Parser(lexLabelSelector(text)).parse());
   } catch (e) {
     if (e instanceof SelectorSyntaxError) throw badRequest(e.message);
     throw e;
   }
+}
+
+/** Top-level comma-separated terms of a label selector text (commas inside `in (...)` lists do not count). */
+function topLevelTerms(text: string): number {
+  let terms = 1;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x28) depth++;
+    else if (c === 0x29) depth = Math.max(0, depth - 1);
+    else if (c === 0x2c && depth === 0) terms++;
+  }
+  return terms;
+}
+
+/**
+ * 400 when a selector holds more than `maxSelectorRequirements` requirements (request/limits.ts), in the
+ * words of Kubernetes' field errors: `labelSelector: Too many: 1001: must have at most 1000 requirements`.
+ */
+export function checkRequirementCount(parameter: string, count: number): void {
+  if (count > maxSelectorRequirements) throw badRequest(`${parameter}: Too many: ${count}: must have at most ${maxSelectorRequirements} requirements`);
 }
