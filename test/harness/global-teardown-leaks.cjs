@@ -4,8 +4,9 @@
  * log lines and the audit logs tests configured by capture.ts) is searched for every secret the harness
  * registered (each server's admin token, private key lines, token file tokens: capture-secrets.cjs) and for
  * the canaries planted in shared fixtures (canaries.cjs), each as is, in base64 and percent-encoded.
- * A hit fails the run naming the file, the line and the secret; the directory is then kept for a look,
- * otherwise removed. One `grep -F` over all files (Aho-Corasick): seconds for a whole run.
+ * A hit fails the run naming the file, the line and the secret; the directory is then kept for a look
+ * (until a later run's tear-down, which removes the directories of runs whose jest is gone), otherwise
+ * removed. One `grep -F` over all files (Aho-Corasick): seconds for a whole run.
  */
 'use strict';
 const { spawnSync } = require('node:child_process');
@@ -52,8 +53,24 @@ function scanCaptureDir(dir) {
   });
 }
 
+/** Capture directories of earlier runs that were killed before their tear-down (their jest is gone). */
+function removeAbandoned(current) {
+  const tmp = require('node:os').tmpdir();
+  for (const name of fs.readdirSync(tmp)) {
+    const m = /^platform-test-capture-(\d+)-\d+$/.exec(name);
+    const full = path.join(tmp, name);
+    if (m === null || full === current) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+    } catch {
+      fs.rmSync(full, { recursive: true, force: true }); // no such process: abandoned
+    }
+  }
+}
+
 module.exports = async function leakTeardown() {
   const dir = process.env.PLATFORM_TEST_CAPTURE_DIR;
+  removeAbandoned(dir);
   if (!dir || !fs.existsSync(dir)) return;
   const hits = scanCaptureDir(dir);
   if (hits.length > 0) {
