@@ -412,7 +412,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     });
 
     // Serving and SNI certificates followed on disk, client CA names, version and ciphers (tls/dynamic-serving.ts).
-    const serving = await startServingTls(config, auth.clientCas, logger);
+    const serving = await startServingTls(config, auth.clientCas, logger, metrics);
     cleanups.push(async () => serving.stop());
     const httpLimits = httpServerLimits(config.requestTimeoutMs, options.httpLimits);
     const server = createServer({

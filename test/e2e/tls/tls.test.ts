@@ -226,6 +226,13 @@ describe('dynamic serving certificates', () => {
     await eventually(async () => (await sClient(server.port, ['-servername', 'sni.test'])).cn === 'sni-second', 'the rotated SNI certificate', 10_000);
     expect(log.lines().some((l) => l.includes('"msg":"Loaded SNI cert"') && l.includes('"reload":true'))).toBe(true);
 
+    // Counted: at least one refused serving pair, and successful serving and SNI reloads.
+    const metrics = await metricsText(server, ca, token);
+    const count = (labels: string) => Number(new RegExp(`apiserver_tls_serving_certificate_reloads_total\\{${labels}\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
+    expect(count('certificate="serving",status="failure"')).toBeGreaterThanOrEqual(1);
+    expect(count('certificate="serving",status="success"')).toBeGreaterThanOrEqual(1);
+    expect(count('certificate="sni",status="success"')).toBeGreaterThanOrEqual(1);
+
     watch.close();
     agent.destroy();
   });
@@ -285,6 +292,18 @@ function httpsJson(server: RunningServer, ca: string, token: string, method: str
     });
     req.on('error', reject);
     req.end(JSON.stringify(body));
+  });
+}
+
+function metricsText(server: RunningServer, ca: string, token: string) {
+  return new Promise<string>((resolvePromise, reject) => {
+    const req = request(`${server.url}/metrics`, { ca, agent: false, headers: { Authorization: `Bearer ${token}` } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c: string) => { text += c; });
+      res.on('end', () => resolvePromise(text));
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 
