@@ -9,12 +9,17 @@
  *               memoized encoding every list, get and watch event reuses); median of rounds, rotating
  *   ingest      updates through an embedded store at concurrency 16 into a watch cache with one watcher that
  *               reads every event's object and memoizes its JSON (what the watch handler does), freeze off
- *               against on, alternating rounds: events per second end to end
+ *               against on, alternating rounds: updates per second end to end, this process's CPU per update,
+ *               and the watcher's own time per event (the lazy decode, the freeze, the JSON)
+ *   heap        bytes per decoded object kept, mutable against frozen (after GC)
+ * Per-object figures are CPU time (process.cpuUsage), so other work on a shared machine blurs them less.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { KubeObject } from '../apiserver/api/object.js';
 import { memoJson } from '../apiserver/codec/shared-json.js';
 import { decodeObject, encodeObject } from '../apiserver/registry/generic/object-codec.js';
@@ -29,8 +34,8 @@ export interface FreezeBenchOptions {
 }
 
 const ROUNDS = 11;
-const ROUND_MS = 40;
-const INGEST_ROUNDS = 5;
+const ROUND_MS = 100;
+const INGEST_ROUNDS = 7;
 const CONCURRENCY = 16;
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -146,28 +151,35 @@ interface PerObject {
   readonly stringifyFrozenUs: number;
 }
 
+/** CPU time of this process (user + system) in microseconds: other processes on the machine do not count. */
+function cpuUs(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
 /**
- * Microseconds per call of `fn(i)`: batches of ~ROUND_MS, the median over ROUNDS, the steps rotating within a
- * round so a slower moment of the shared machine hits them alike.
+ * CPU microseconds per call of `fn(i)`: batches of ~ROUND_MS of CPU, the median over ROUNDS, the steps rotating
+ * within a round. CPU time rather than wall time: the machine is shared, and a batch preempted by another
+ * process would count its wait.
  */
 function perCall(steps: Record<string, (i: number) => unknown>): Record<string, number> {
   const names = Object.keys(steps);
   const batch: Record<string, number> = {};
   for (const n of names) {
-    // Warm-up and batch sizing: as many calls as take ~ROUND_MS.
+    // Warm-up and batch sizing: as many calls as take ~ROUND_MS of CPU, over 300 ms of CPU.
     let calls = 0;
-    const t0 = performance.now();
-    while (performance.now() - t0 < 200) steps[n]!(calls++);
-    batch[n] = Math.max(1, Math.round((calls * ROUND_MS) / 200));
+    const t0 = cpuUs();
+    while (cpuUs() - t0 < 300_000) for (let k = 0; k < 64; k++) steps[n]!(calls++);
+    batch[n] = Math.max(1, Math.round((calls * ROUND_MS) / 300));
   }
   const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let r = 0; r < ROUNDS; r++) {
     for (const n of names) {
       const fn = steps[n]!;
       const count = batch[n]!;
-      const t0 = performance.now();
+      const t0 = cpuUs();
       for (let i = 0; i < count; i++) fn(i);
-      samples[n]!.push(((performance.now() - t0) * 1000) / count);
+      samples[n]!.push((cpuUs() - t0) / count);
     }
   }
   return Object.fromEntries(names.map((n) => [n, median(samples[n]!)]));
@@ -198,10 +210,44 @@ function perObject(label: string, object: KubeObject): PerObject {
   return { label, jsonBytes: value.length, decodeUs: t.decode!, freezeUs: t.decodeFreeze! - t.decode!, stringifyMutableUs: t.stringifyMutable!, stringifyFrozenUs: t.stringifyFrozen! };
 }
 
+/** Heap bytes per object kept (20,000 decoded copies, after GC), mutable against frozen. */
+function heapPerObject(object: KubeObject): { mutable: number; frozen: number } {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const heap = (): number => {
+    for (let i = 0; i < 3; i++) gc();
+    return process.memoryUsage().heapUsed;
+  };
+  const text = JSON.stringify(object);
+  const copies = 20_000;
+  const per = (freeze: boolean): number => {
+    const before = heap();
+    const keep: unknown[] = [];
+    for (let i = 0; i < copies; i++) keep.push(freeze ? deepFreeze(JSON.parse(text)) : JSON.parse(text));
+    const after = heap();
+    if (keep.length !== copies) throw new Error('unreachable');
+    return (after - before) / copies;
+  };
+  const m: number[] = [];
+  const f: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    m.push(per(false));
+    f.push(per(true));
+  }
+  return { mutable: median(m), frozen: median(f) };
+}
+
 interface Ingest {
   readonly events: number;
+  /** Updates per second end to end. */
   readonly off: number;
   readonly on: number;
+  /** Microseconds per event spent reading the event's object (decode, freeze) and encoding its JSON. */
+  readonly offUs: number;
+  readonly onUs: number;
+  /** CPU microseconds of this process (store, cache, watcher) per update. */
+  readonly offCpuUs: number;
+  readonly onCpuUs: number;
 }
 
 /** Updates/s end to end (store write, cache ingest, the watcher's decode and JSON) with freeze off and on. */
@@ -212,6 +258,8 @@ async function ingest(updates: number): Promise<Ingest> {
   const body = pod();
   try {
     const samples: { off: number[]; on: number[] } = { off: [], on: [] };
+    const perEvent: { off: number[]; on: number[] } = { off: [], on: [] };
+    const cpu: { off: number[]; on: number[] } = { off: [], on: [] };
     for (let round = 0; round < INGEST_ROUNDS * 2; round++) {
       const freeze = round % 2 === 1;
       const prefix = `/registry/pods/round-${round}/`;
@@ -220,6 +268,7 @@ async function ingest(updates: number): Promise<Ingest> {
       const watcher = cache.watch({ keyPrefix: prefix, start: { kind: 'from', revision: cache.revision } });
       await watcher.started;
       let seen = 0;
+      let reader = 0;
       let done!: () => void;
       const all = new Promise<void>((resolve) => {
         done = resolve;
@@ -227,12 +276,15 @@ async function ingest(updates: number): Promise<Ingest> {
       const reading = (async () => {
         for await (const ev of watcher) {
           if (ev.type === 'BOOKMARK') continue;
+          const t = performance.now();
           memoJson(ev.object.object, ev.object.memo);
+          reader += performance.now() - t;
           if (++seen === updates) done();
         }
       })();
       const revs = new Map<string, number>();
       const t0 = performance.now();
+      const c0 = cpuUs();
       await measure(updates, CONCURRENCY, async (i) => {
         const name = `p-${i % keys}`;
         const key = `${prefix}${name}`;
@@ -252,12 +304,14 @@ async function ingest(updates: number): Promise<Ingest> {
       });
       await all;
       const seconds = (performance.now() - t0) / 1000;
+      (freeze ? cpu.on : cpu.off).push((cpuUs() - c0) / updates);
       (freeze ? samples.on : samples.off).push(updates / seconds);
+      (freeze ? perEvent.on : perEvent.off).push((reader * 1000) / updates);
       watcher.close();
       await reading;
       cache.stop();
     }
-    return { events: updates, off: median(samples.off), on: median(samples.on) };
+    return { events: updates, off: median(samples.off), on: median(samples.on), offUs: median(perEvent.off), onUs: median(perEvent.on), offCpuUs: median(cpu.off), onCpuUs: median(cpu.on) };
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -268,13 +322,14 @@ async function ingest(updates: number): Promise<Ingest> {
 export async function benchFreeze(options: FreezeBenchOptions = {}): Promise<string> {
   const scale = options.scale ?? 1;
   const rows = [perObject('ConfigMap', configMap()), perObject('Pod', pod())];
+  const heaps = [heapPerObject(configMap()), heapPerObject(pod())];
   const updates = Math.max(512, Math.round(8_000 * scale));
   const ing = await ingest(updates);
   const pct = (a: number, b: number): string => `${a >= b ? '+' : ''}${fmt(((a - b) / b) * 100, 1)} %`;
   return [
     '### Part freeze: frozen watch cache objects',
     '',
-    `#### Per object (in process; median of ${ROUNDS} rounds of ~${ROUND_MS} ms per step, steps rotating)`,
+    `#### Per object (in process, CPU time; median of ${ROUNDS} rounds of ~${ROUND_MS} ms of CPU per step, steps rotating)`,
     '',
     table(
       ['object', 'JSON bytes', 'decode (JSON.parse + rv)', 'deep freeze (decode + freeze, minus decode)', 'freeze / decode', 'first JSON.stringify, mutable', 'frozen'],
@@ -289,11 +344,20 @@ export async function benchFreeze(options: FreezeBenchOptions = {}): Promise<str
       ]),
     ),
     '',
+    '#### Heap per decoded object (20,000 copies kept, after GC; median of 3)',
+    '',
+    table(['object', 'mutable', 'frozen', 'vs mutable'], rows.map((r, i) => [
+      r.label,
+      `${fmt(heaps[i]!.mutable)} B`,
+      `${fmt(heaps[i]!.frozen)} B`,
+      pct(heaps[i]!.frozen, heaps[i]!.mutable),
+    ])),
+    '',
     `#### Ingest: Pod updates through an embedded store into a watch cache, one watcher reading each event's object and memoizing its JSON (concurrency ${CONCURRENCY}, ${ing.events} updates per round over 256 keys, median of ${INGEST_ROUNDS} alternating rounds)`,
     '',
-    table(['freeze', 'updates/s end to end', 'vs off'], [
-      ['off', fmt(ing.off), ''],
-      ['on', fmt(ing.on), pct(ing.on, ing.off)],
+    table(['freeze', 'updates/s end to end', 'vs off', 'CPU µs per update (store, cache, watcher)', 'vs off', 'watcher: µs per event (decode, freeze, JSON)', 'vs off'], [
+      ['off', fmt(ing.off), '', fmt(ing.offCpuUs, 1), '', fmt(ing.offUs, 1), ''],
+      ['on', fmt(ing.on), pct(ing.on, ing.off), fmt(ing.onCpuUs, 1), pct(ing.onCpuUs, ing.offCpuUs), fmt(ing.onUs, 1), pct(ing.onUs, ing.offUs)],
     ]),
   ].join('\n');
 }
