@@ -3,7 +3,7 @@
  * every operation of every OpenAPI v3 document, checked complete against aggregated discovery, with its
  * watch forms; every non-resource path of apiserver/endpoints/non-resource-paths.ts with its templates
  * filled from the server's answers), including a custom resource with status and scale and the
- * `--runtime-config`-gated groups, against four subjects:
+ * `--runtime-config`-gated groups, against these subjects:
  *
  * - a user with no bindings (a static token; only `system:authenticated`): 403 on every route except
  *   Kubernetes' defaults for authenticated users (public-policy.ts: discovery, OpenAPI, health, version,
@@ -12,7 +12,11 @@
  *   (`system:service-account-issuer-discovery` is bound to `system:serviceaccounts`);
  * - anonymous (no credentials): 401 or 403 everywhere but `system:public-info-viewer`'s paths;
  * - an admin (`system:masters`): anything but 401/403, and never a 5xx (writes are dry runs on absent
- *   names, so the table changes nothing).
+ *   names, so the table changes nothing);
+ * - an invalid bearer token: 401 everywhere; no credentials with `--anonymous-auth=false`: 401 everywhere.
+ *
+ * The table also holds an aggregated API (an APIService whose backend is test/aggregator/widget-backend.ts):
+ * its requests are refused by this server's chain before any proxying.
  *
  * A new route is in the table without editing this file (a resource through OpenAPI and discovery, a
  * non-resource path through the list, whose agreement with the server is checked here too), so a route
@@ -224,4 +228,11 @@ it('impersonation is authorized too: a user with no bindings may not impersonate
   // The admin acting as the user without bindings is that user: refused where it is refused.
   const r = await send(s, adminToken, { method: 'GET', path: '/api/v1/secrets', headers: { 'Impersonate-User': 'matrix-nobody' } });
   expect(r.status).toBe(403);
+});
+
+it('with --anonymous-auth=false, a request without credentials is 401 on every route, public ones included', async () => {
+  const closed = await startTestServer({ anonymousAuth: false });
+  const t: Server = { url: closed.url, ca: closed.caPem! };
+  const rows = await pool(routes, 8, async (route) => ({ route, res: await send(t, null, route.call) }));
+  expect(rows.filter((r) => r.res.status !== 401).map(describeRow)).toEqual([]);
 });
