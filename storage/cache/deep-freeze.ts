@@ -6,8 +6,9 @@
  *
  * The switch: `WatchCacheOptions.freeze`, defaulting to the environment variable `PLATFORM_FREEZE_CACHE`
  * (`1`/`true` on). The test suite sets it for every run (test/harness/global-setup.cjs), so every in-process
- * cache and every spawned server freezes. Production leaves it off (docs/BENCHMARKS.md, "Frozen cache
- * objects": the cost is small but buys nothing once the suite has proven the handlers copy before writing).
+ * cache and every spawned server freezes. Production leaves it off (docs/BENCHMARKS.md, "Frozen watch cache
+ * objects": a quarter to a third of each object's decode, for a check the suite already makes), as
+ * Kubernetes keeps client-go's cache mutation detector to its CI; an operator may turn it on.
  */
 
 /** True when `PLATFORM_FREEZE_CACHE` asks for frozen cache objects. Read at each cache's creation. */
