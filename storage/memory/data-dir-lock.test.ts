@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { isStorageError } from '../errors.js';
-import { currentHolder, judge, LOCK_FILE, type LockHolder } from './data-dir-lock.js';
+import { currentHolder, judge, LOCK_FILE, probeSocket, type LockHolder } from './data-dir-lock.js';
 import { openMemoryStore } from './memory-store.js';
 import type { StoreLogger } from './store-logger.js';
 
@@ -25,10 +25,11 @@ afterAll(() => {
 });
 
 /** Starts lock-holder.ts (optionally as PID 1 of a new pid namespace) and resolves with its first line. */
-function startHolder(dir: string, pidNamespace: boolean): Promise<{ child: ChildProcess; line: HolderLine }> {
+function startHolder(dir: string, pidNamespace: boolean | 'own-proc'): Promise<{ child: ChildProcess; line: HolderLine }> {
   const node = [process.execPath, '--import', 'tsx', HOLDER, dir];
+  const unshare = ['--pid', '--fork', '--kill-child', ...(pidNamespace === 'own-proc' ? ['--mount-proc'] : [])];
   const child = pidNamespace
-    ? spawn('unshare', ['--pid', '--fork', '--kill-child', ...node], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn('unshare', [...unshare, ...node], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
     : spawn(node[0]!, node.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   child.once('exit', () => children.delete(child));
@@ -46,6 +47,12 @@ async function kill(child: ChildProcess, pid: number): Promise<void> {
   const gone = new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
   process.kill(pid, 'SIGKILL');
   await gone;
+}
+
+/** Polls `check` until it holds (a process's death reaches its sockets a moment after its parent saw it). */
+async function waitFor(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(await check()).toBe(true);
 }
 
 function recordingLogger(): StoreLogger & { warnings: string[] } {
@@ -73,6 +80,7 @@ describe('data directory lock', () => {
     expect((err as Error).message).toContain(hostname());
     expect((err as Error).message).toContain('this very process');
     await first.close();
+    expect(readdirSync(dir).filter((n) => n.startsWith(LOCK_FILE))).toEqual([]); // the lock and its socket
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
     const again = await openMemoryStore({ dataDir: dir, logger: recordingLogger() });
     await again.close();
@@ -130,6 +138,8 @@ describe('data directory lock', () => {
     const logger = recordingLogger();
     const store = await openMemoryStore({ dataDir: dir, logger });
     expect(logger.warnings.join('\n')).toContain(`"holderPid":${line.pid}`);
+    // The dead holder's socket file is gone; ours is the only one.
+    expect(readdirSync(dir).filter((n) => n.endsWith('.sock'))).toEqual([lockOf(dir).socket]);
     await store.close();
   });
 
@@ -157,5 +167,25 @@ describe('data directory lock', () => {
     expect(second.line).toMatchObject({ locked: true, pid: 1 });
     expect(second.line.warnings!.join('\n')).toMatch(/took over a stale data directory lock.*"holderPid":1/);
     await kill(second.child, second.line.procPid!);
+  });
+
+  it('containers with their own /proc (--mount-proc): a live PID 1 blocks another PID 1 (its lock socket answers), a dead one does not', async () => {
+    const first = await startHolder(dir, 'own-proc');
+    expect(first.line).toMatchObject({ locked: true, pid: 1, procPid: 1 }); // /proc/1 in there is itself
+    const lock = lockOf(dir);
+    // Seen from the second container, /proc/1 is itself with another start time: only the socket tells.
+    const blocked = await startHolder(dir, 'own-proc');
+    expect(blocked.line.locked).toBe(false);
+    expect(blocked.line.error).toContain('is in use by pid 1');
+    expect(await probeSocket(dir, lock)).toBe('alive');
+
+    // Killed (through its unshare: --kill-child), its socket refuses and the next container takes over.
+    first.child.kill('SIGKILL');
+    await new Promise<void>((r) => (first.child.exitCode !== null || first.child.signalCode !== null ? r() : first.child.once('exit', () => r())));
+    await waitFor(async () => (await probeSocket(dir, lock)) === 'dead');
+    const second = await startHolder(dir, 'own-proc');
+    expect(second.line).toMatchObject({ locked: true, pid: 1 });
+    expect(second.line.warnings!.join('\n')).toMatch(/nobody listens on the holder's lock socket/);
+    second.child.kill('SIGKILL');
   });
 });

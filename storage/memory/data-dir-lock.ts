@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp, readFileSync, readlinkSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { unavailable } from '../errors.js';
 import type { StoreLogger } from './store-logger.js';
 
@@ -21,7 +22,12 @@ export interface LockHolder {
   readonly bootId?: string;
   /** `/proc/self/ns/pid` (e.g. `pid:[4026531836]`): for the message; which namespace the pid belongs to. */
   readonly pidNamespace?: string;
+  /** The name (in the data directory) of the Unix socket the holder listens on while it holds the lock. */
+  readonly socket?: string;
 }
+
+/** How a holder's lock socket answered a connection attempt. */
+export type SocketProbe = 'alive' | 'dead' | 'unknown';
 
 export const LOCK_FILE = 'LOCK';
 
@@ -34,9 +40,16 @@ const PROCESS_ID = randomBytes(12).toString('hex');
  * written lock. A second opener gets `Unavailable` naming the holder; a lock left by a process that is gone
  * is taken over (logged).
  *
- * Whether the holder is alive. A pid alone does not say: a restarted container runs the server as PID 1
- * again, and a crashed process's pid is often reused, by ourselves included, so "the pid is running" would
- * keep a dead holder's lock forever (the bug this replaces: our own pid was taken for "opened twice"). A
+ * Whether the holder is alive. First its lock socket: a holder listens on a Unix socket in the data
+ * directory (`LOCK-<random>.sock`, listening BEFORE the lock file naming it exists) for as long as it holds
+ * the lock, and the kernel closes it when the process dies, however it dies. A connection that is accepted
+ * means alive; one refused (the socket file is there, nobody listens) means the holder is gone. This holds
+ * across pid namespaces and /proc mounts (two containers sharing the directory). When the socket cannot
+ * say (no socket recorded: an older version, or a path too long for a socket address; the file removed),
+ * the holder's process identity decides. A pid alone does not say: a restarted container runs the server
+ * as PID 1 again, and a crashed process's pid is often reused, by ourselves included, so "the pid is
+ * running" would keep a dead holder's lock forever (the bug this replaces: our own pid was taken for
+ * "opened twice"). A
  * process is identified by its pid AND its start time (field 22 of `/proc/<pid>/stat`, clock ticks since
  * boot) within one boot (`boot_id`): a reused pid has a later start time. The pid used for that is the one
  * `/proc` shows (`/proc/self`), not `process.pid`: in a pid namespace without its own /proc mount
@@ -50,15 +63,14 @@ const PROCESS_ID = randomBytes(12).toString('hex');
  * `kill(pid, 0)` finds the pid and it is not our own pid with another process id (our pid running means
  * us; a lock naming our pid that we did not write was left by a dead process).
  *
- * A live holder in a sibling pid namespace whose processes our /proc does not show (another container
- * sharing the directory, same host name) would look stale: containers sharing one data directory must
- * have different host names, as pods do. Locks from another host are never broken: the directory may be
- * on shared storage and that host may be alive. An unreadable lock file is never broken either.
+ * Only without the socket, a live holder in a sibling pid namespace whose processes our /proc does not
+ * show (another container sharing the directory, same host name) would look stale. Locks from another host
+ * are never broken (its socket is not ours to ask): the directory may be on shared storage and that host
+ * may be alive. An unreadable lock file is never broken either.
  *
  * Known limit: two processes breaking the same stale lock at the same moment could both succeed (the unlink
  * of the stale file is not atomic with the check); both must start within the same few microseconds.
- * (`flock` would close this and the namespace gap, but Node has no flock, and a helper process holding it
- * would outlive a SIGKILLed server.)
+ * (Node has no `flock`, and a helper process holding one would outlive a SIGKILLed server.)
  */
 export class DataDirLock {
   private released = false;
@@ -66,26 +78,35 @@ export class DataDirLock {
   private constructor(
     private readonly path: string,
     private readonly content: string,
+    private readonly socket: { server: Server; path: string } | undefined,
   ) {}
 
   static async acquire(dataDir: string, logger?: StoreLogger): Promise<DataDirLock> {
     const path = join(dataDir, LOCK_FILE);
-    const me = currentHolder();
+    const socketName = `${LOCK_FILE}-${randomBytes(6).toString('hex')}.sock`;
+    const socket = await listenOn(join(dataDir, socketName));
+    const me: LockHolder = { ...currentHolder(), socket: socket === undefined ? undefined : socketName };
     const content = JSON.stringify(me) + '\n';
+    let locked = false;
     const tmp = join(dataDir, `${LOCK_FILE}.${process.pid}.${PROCESS_ID}.${Date.now()}.tmp`);
     await fsp.writeFile(tmp, content, { flag: 'wx' });
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
         try {
           await fsp.link(tmp, path);
-          return new DataDirLock(path, content);
+          locked = true;
+          // Sockets of processes that died holding or trying to take the lock: no live holder but us now.
+          for (const name of await fsp.readdir(dataDir)) {
+            if (SOCKET_NAME.test(name) && name !== me.socket) await fsp.unlink(join(dataDir, name)).catch(() => undefined);
+          }
+          return new DataDirLock(path, content, socket);
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         }
         const existing = await fsp.readFile(path, 'utf8').catch(() => undefined);
         if (existing === undefined) continue; // removed meanwhile: try again
         const holder = parseHolder(existing);
-        const verdict = holder === undefined ? undefined : judge(holder, me);
+        const verdict = holder === undefined ? undefined : judge(holder, me, await probeSocket(dataDir, holder));
         if (holder === undefined || verdict === undefined) {
           const who =
             holder === undefined
@@ -96,6 +117,7 @@ export class DataDirLock {
         // Stale: remove it only if it is still the file we judged.
         const again = await fsp.readFile(path, 'utf8').catch(() => undefined);
         if (again === existing) {
+          if (holder.socket !== undefined && SOCKET_NAME.test(holder.socket)) await fsp.unlink(join(dataDir, holder.socket)).catch(() => undefined);
           await fsp.unlink(path).catch(() => undefined);
           logger?.warn(
             { lock: path, holderPid: holder.pid, holderHost: holder.hostname, holderSince: holder.startedAt, reason: verdict },
@@ -106,6 +128,7 @@ export class DataDirLock {
       throw unavailable(`could not take the lock ${path}: it keeps changing`);
     } finally {
       await fsp.unlink(tmp).catch(() => undefined);
+      if (!locked && socket !== undefined) await closeSocket(socket);
     }
   }
 
@@ -115,7 +138,63 @@ export class DataDirLock {
     this.released = true;
     const current = await fsp.readFile(this.path, 'utf8').catch(() => undefined);
     if (current === this.content) await fsp.unlink(this.path).catch(() => undefined);
+    if (this.socket !== undefined) await closeSocket(this.socket);
   }
+}
+
+const SOCKET_NAME = /^LOCK-[0-9a-f]+\.sock$/;
+
+/** The address for a socket file: the path, or relative to the working directory when that fits and it does not. */
+function socketAddress(path: string): string | undefined {
+  const fits = (p: string): boolean => Buffer.byteLength(p) <= 100; // sun_path holds 108 bytes
+  if (fits(path)) return path;
+  const rel = relative(process.cwd(), path);
+  return fits(rel) ? rel : undefined;
+}
+
+/** Listens on a Unix socket at `path` (unref'd: it keeps nobody alive); undefined when that is not possible. */
+function listenOn(path: string): Promise<{ server: Server; path: string } | undefined> {
+  const address = socketAddress(path);
+  if (address === undefined) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const server = createServer((c) => c.destroy());
+    server.once('error', () => resolve(undefined));
+    server.listen(address, () => {
+      server.unref();
+      resolve({ server, path });
+    });
+  });
+}
+
+async function closeSocket(socket: { server: Server; path: string }): Promise<void> {
+  await new Promise<void>((resolve) => socket.server.close(() => resolve()));
+  await fsp.unlink(socket.path).catch(() => undefined);
+}
+
+/**
+ * Asks the holder's lock socket: accepted is `alive`, refused (the file is there, nobody listens) is
+ * `dead`, anything else (none recorded, the file missing, no answer in 2 s) is `unknown`.
+ */
+export function probeSocket(dataDir: string, holder: LockHolder): Promise<SocketProbe> {
+  if (holder.socket === undefined || !SOCKET_NAME.test(holder.socket) || holder.hostname !== hostname()) return Promise.resolve('unknown');
+  const address = socketAddress(join(dataDir, holder.socket));
+  if (address === undefined) return Promise.resolve('unknown');
+  return new Promise((resolve) => {
+    const c = connect(address);
+    const timer = setTimeout(() => {
+      c.destroy();
+      resolve('unknown');
+    }, 2000);
+    c.once('connect', () => {
+      clearTimeout(timer);
+      c.destroy();
+      resolve('alive');
+    });
+    c.once('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      resolve(err.code === 'ECONNREFUSED' ? 'dead' : 'unknown');
+    });
+  });
 }
 
 /** This process as a lock holder. /proc fields are left out where /proc is missing. */
@@ -164,6 +243,7 @@ function parseHolder(text: string): LockHolder | undefined {
       startTime: str(v.startTime),
       bootId: str(v.bootId),
       pidNamespace: str(v.pidNamespace),
+      socket: str(v.socket),
     };
   } catch {
     return undefined;
@@ -172,11 +252,13 @@ function parseHolder(text: string): LockHolder | undefined {
 
 /**
  * Why `holder` is stale, or undefined when it may be alive (see the class comment). `me` is this process
- * as `currentHolder` saw it.
+ * as `currentHolder` saw it; `socket` what the holder's lock socket answered.
  */
-export function judge(holder: LockHolder, me: LockHolder): string | undefined {
+export function judge(holder: LockHolder, me: LockHolder, socket: SocketProbe = 'unknown'): string | undefined {
   if (holder.hostname !== me.hostname) return undefined;
   if (holder.id !== undefined && holder.id === me.id) return undefined; // this very process: opened twice
+  if (socket === 'alive') return undefined;
+  if (socket === 'dead') return `nobody listens on the holder's lock socket ${holder.socket}: the holder is gone`;
   if (holder.bootId !== undefined && me.bootId !== undefined && holder.bootId !== me.bootId) {
     return 'the holder ran before the last boot';
   }
