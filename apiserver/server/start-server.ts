@@ -65,7 +65,6 @@ import { admissionMetrics, policyCheckMetrics } from '../metrics/admission-metri
 import { runtimeMetrics } from '../metrics/runtime-metrics.js';
 import { instrumentStore } from '../../storage/instrumented-store.js';
 import { openEncryptionAtRest } from '../encryption/encryption-at-rest.js';
-import { openEncryptionAtRest } from '../encryption/encryption-at-rest.js';
 import { openSizeMonitor } from '../../storage/size-monitor.js';
 import { tlsUnusedByEndpoints } from '../../storage/etcd/client-tls.js';
 import { RequestTracing } from '../tracing/request-tracing.js';
@@ -171,16 +170,6 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       logger.info({ checked, resources: encryption.transformers.current.configured }, 'encryption at rest: every stored object is readable');
       store = encryption.wrap(store);
     }
-    // --encryption-provider-config: the transforming store goes right over the backend, so everything above
-    // sees plaintext; every stored object is checked readable first (a wrong or missing key stops the start).
-    const encryption = config.encryption === undefined
-      ? undefined
-      : openEncryptionAtRest({ file: config.encryption.file, naming: names, prefix: config.storagePrefix, kinds: builtinKinds(names) });
-    if (encryption !== undefined) {
-      const { checked } = await encryption.checkStored(store);
-      logger.info({ checked, resources: encryption.transformers.current.configured }, 'encryption at rest: every stored object is readable');
-      store = encryption.wrap(store);
-    }
     const theStore = store;
 
     if (config.compactionIntervalMs > 0) {
@@ -213,13 +202,6 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // --request-metrics=false also leaves store calls and admission unrecorded (the benchmark's baseline).
     const storeFor = (type: string): Store =>
       instrumentStore(theStore, type, recordRequests ? { metrics: storeMetrics } : {});
-    if (encryption !== undefined) {
-      encryption.instrument(metrics);
-      if (config.encryption?.automaticReload === true) {
-        const reload = encryption.startReload(metrics, logger.child({ component: 'encryption-config' }));
-        cleanups.push(async () => reload.stop());
-      }
-    }
     if (encryption !== undefined) {
       encryption.instrument(metrics);
       if (config.encryption?.automaticReload === true) {
