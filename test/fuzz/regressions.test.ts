@@ -72,3 +72,27 @@ describe('YAML 1.1 types that are not JSON', () => {
     expect(set.status).toBeLessThan(500);
   });
 });
+
+describe('a conversion the verb cannot answer', () => {
+  const PARTIAL = 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io';
+  const PARTIAL_LIST = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io';
+
+  it('is 406 before a create writes anything (it was 406 after the write: an unacknowledged object)', async () => {
+    const res = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: cm('pom-1'), headers: { Accept: PARTIAL_LIST } });
+    expect(res.status).toBe(406);
+    expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/pom-1`)).status).toBe(404);
+  });
+
+  it('is 406 before a deletecollection deletes anything; fitting conversions still work', async () => {
+    expect((await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: cm('pom-2', { metadata: { name: 'pom-2', labels: { pom: 'x' } } }) })).status).toBe(201);
+    const refused = await api.request('DELETE', `/api/v1/namespaces/${ns}/configmaps`, { query: { labelSelector: 'pom=x' }, headers: { Accept: PARTIAL } });
+    expect(refused.status).toBe(406);
+    expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/pom-2`)).status).toBe(200);
+    const update = await api.request('PUT', `/api/v1/namespaces/${ns}/configmaps/pom-2`, { body: cm('pom-2', { data: { a: 'changed' } }), headers: { Accept: PARTIAL_LIST } });
+    expect(update.status).toBe(406);
+    expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/pom-2`)).json().data).toEqual({ a: 'b' });
+    const fits = await api.request('PUT', `/api/v1/namespaces/${ns}/configmaps/pom-2`, { body: cm('pom-2', { data: { a: 'c' } }), headers: { Accept: PARTIAL } });
+    expect(fits.status).toBe(200);
+    expect(fits.json()).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'pom-2' } });
+  });
+});

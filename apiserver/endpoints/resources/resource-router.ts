@@ -4,9 +4,9 @@
  * chain's 404.
  */
 import type { Verb } from '../../api/object.js';
-import { negotiateResponse, notAcceptableError, objectOffers, resourceConversions } from '../../codec/negotiate.js';
+import { negotiateResponse, notAcceptableError, objectOffers, resourceConversions, type Negotiated } from '../../codec/negotiate.js';
 import { servesProtobuf } from '../../codec/protobuf/protobuf-codec.js';
-import { methodNotAllowed, notFound } from '../../errors/constructors.js';
+import { methodNotAllowed, notAcceptable, notFound } from '../../errors/constructors.js';
 import type { FeatureGates } from '../../features/feature-gates.js';
 import type { Naming } from '../../naming/naming.js';
 import type { ServerServices } from '../../registry/kind-strategy.js';
@@ -63,6 +63,19 @@ export function requestInfoOf(ctx: AppContext): RequestInfo {
 const tracedFor = (ctx: AppContext, served: ServedResource): ServedResource =>
   ctx.state.trace === undefined ? served : tracedResource(served, ctx.state.trace);
 
+/**
+ * A PartialObjectMetadataList conversion of a verb that answers one object (or PartialObjectMetadata of a
+ * list) cannot be served: 406 before the handler runs, so a write never happens behind a 406 (respond.ts
+ * would refuse it only after the write).
+ */
+function checkConversionFits(negotiated: Negotiated, answersList: boolean): void {
+  const t = negotiated.target;
+  if (t === undefined) return;
+  if ((t.kind === 'PartialObjectMetadataList' && !answersList) || (t.kind === 'PartialObjectMetadata' && answersList)) {
+    throw notAcceptable([`application/json;as=${answersList ? 'PartialObjectMetadataList' : 'PartialObjectMetadata'};g=${t.group};v=${t.version}`]);
+  }
+}
+
 export function resourceRouter(o: ResourceRouterOptions): Filter {
   return async function resourceRequests(ctx, next) {
     const info = requestInfoOf(ctx);
@@ -114,7 +127,9 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       const scale = scaleScope(scope);
       const subOffers = objectOffers(o.naming, servesProtobuf(scale.served.strategy.schema), o.features.enabled('CBORServingAndStorage'));
       ctx.state.responseOffers = subOffers;
-      if (negotiateResponse(ctx.get('Accept') || undefined, subOffers, resourceConversions(o.naming)) === undefined) throw notAcceptableError(subOffers);
+      const negotiatedScale = negotiateResponse(ctx.get('Accept') || undefined, subOffers, resourceConversions(o.naming));
+      if (negotiatedScale === undefined) throw notAcceptableError(subOffers);
+      checkConversionFits(negotiatedScale, false);
       await handleScale(scope, strategy.scale);
       return;
     }
@@ -131,8 +146,10 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     }
     // As kube's handlers, negotiate the response type first: a 406 must come before any work (a POST with
     // an unacceptable Accept creates nothing). Watch negotiates its own stream types first thing.
-    if (verb !== 'watch' && negotiateResponse(ctx.get('Accept') || undefined, offers, resourceConversions(o.naming)) === undefined) {
-      throw notAcceptableError(offers);
+    if (verb !== 'watch') {
+      const negotiated = negotiateResponse(ctx.get('Accept') || undefined, offers, resourceConversions(o.naming));
+      if (negotiated === undefined) throw notAcceptableError(offers);
+      checkConversionFits(negotiated, verb === 'list' || verb === 'deletecollection');
     }
     const query = new URLSearchParams(ctx.querystring);
     const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
