@@ -43,6 +43,8 @@ export function objectProtobuf(schema: Schema, obj: KubeObject, memo: Map<string
   if (e === undefined) {
     const codec = messageCodec(schema);
     e = encodeEnvelopedRaw(obj.apiVersion ?? '', obj.kind ?? '', (w) => codec.encode(w, obj));
+    // Shared with every reader of a frozen cache object: frozen as well (its Buffers cannot be).
+    if (Object.isFrozen(obj)) Object.freeze(e);
     memo?.set(PROTOBUF_MEMO_KEY, e);
   }
   return e;

@@ -99,8 +99,12 @@ export function storedShape(strategy: KindStrategy, naming: Naming): StoredShape
     let converted = c.memo.get(memoKey) as CachedObject<KubeObject> | undefined;
     if (converted === undefined) {
       converted = { key: c.key, object: fromStored(c.object), revision: c.revision, memo: new Map() };
-      // Shared like the cache's own objects, so frozen like them when the cache freezes (deep-freeze.ts).
-      if (Object.isFrozen(c.object)) deepFreeze(converted.object);
+      // Shared like the cache's own objects, so frozen like them when the cache freezes (deep-freeze.ts); the
+      // memo Map inside stays writable, as the cache's own.
+      if (Object.isFrozen(c.object)) {
+        deepFreeze(converted.object);
+        Object.freeze(converted);
+      }
       shareEncodings(converted.object, converted.memo);
       c.memo.set(memoKey, converted);
     }

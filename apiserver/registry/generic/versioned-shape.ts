@@ -42,6 +42,7 @@ export function versionedShape(storage: VersionedStorage): StoredShape {
     // Shared like the cache's own objects, so frozen like them when the cache freezes (deep-freeze.ts).
     if (Object.isFrozen(c.object)) deepFreeze(object);
     const out: Cached = { key: c.key, object, revision: c.revision, memo: new Map() };
+    if (Object.isFrozen(object)) Object.freeze(out); // its memo Map stays writable, as the cache's own
     shareEncodings(out.object, out.memo);
     served.set(c, out);
     return out;
