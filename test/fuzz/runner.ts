@@ -24,6 +24,15 @@ export interface Ack {
   readonly items?: readonly { readonly name: string; readonly namespace?: string; readonly resourceVersion?: string }[];
 }
 
+/** Every mutating request that got an answer, whatever its status: the store check names them when it finds a write nobody acknowledged. */
+export interface Attempt {
+  readonly index: number;
+  readonly method: string;
+  readonly status: number;
+  readonly dryRun: boolean;
+  readonly target: GeneratedRequest['target'];
+}
+
 export interface Finding {
   readonly index: number;
   readonly what: string;
@@ -39,6 +48,7 @@ export interface FuzzResult {
   readonly byLabel: Map<string, Map<string, number>>;
   readonly findings: Finding[];
   readonly acks: Ack[];
+  readonly attempts: Attempt[];
   readonly elapsedMs: number;
 }
 
@@ -62,7 +72,9 @@ function parseBody(res: FuzzResponse): any {
 
 function ackOf(index: number, req: GeneratedRequest, res: FuzzResponse): Ack {
   const o = parseBody(res);
-  const meta = o?.metadata ?? {};
+  // A Table (or PartialObjectMetadata) answer: the object's name is in its row (or its own metadata).
+  const row = o?.kind === 'Table' && Array.isArray(o.rows) && o.rows.length === 1 ? o.rows[0] : undefined;
+  const meta = row === undefined ? o?.metadata ?? {} : { ...(row.object?.metadata ?? { name: row.cells?.[0] }), resourceVersion: o.metadata?.resourceVersion ?? row.object?.metadata?.resourceVersion };
   const items = Array.isArray(o?.items)
     ? (o.items as any[]).map((i) => ({ name: String(i?.metadata?.name), ...(i?.metadata?.namespace === undefined ? {} : { namespace: String(i.metadata.namespace) }), ...(i?.metadata?.resourceVersion === undefined ? {} : { resourceVersion: String(i.metadata.resourceVersion) }) }))
     : undefined;
@@ -92,6 +104,7 @@ export async function runFuzz(o: RunOptions): Promise<FuzzResult> {
   const byLabel = new Map<string, Map<string, number>>();
   const findings: Finding[] = [];
   const acks: Ack[] = [];
+  const attempts: Attempt[] = [];
   const started = Date.now();
   let next = 0;
   let sent = 0;
@@ -120,6 +133,7 @@ export async function runFuzz(o: RunOptions): Promise<FuzzResult> {
       if (problem !== undefined) {
         findings.push({ index, what: problem, request: describeRequest(o.seed, index, req), response: `${res.status} ${JSON.stringify(res.headers['content-type'] ?? '')} ${res.body.subarray(0, 1500).toString('utf8')}` });
       }
+      if (req.mutating && req.target !== undefined) attempts.push({ index, method: req.method, status: res.status, dryRun: req.dryRun, target: req.target });
       if (res.status >= 200 && res.status < 300) {
         if (req.mutating && !req.dryRun) acks.push(ackOf(index, req, res));
         const type = String(res.headers['content-type'] ?? '');
@@ -130,7 +144,7 @@ export async function runFuzz(o: RunOptions): Promise<FuzzResult> {
     }
   };
   await Promise.all(Array.from({ length: o.concurrency }, worker));
-  return { seed: o.seed, sent, byStatus, byLabel, findings, acks, elapsedMs: Date.now() - started };
+  return { seed: o.seed, sent, byStatus, byLabel, findings, acks, attempts, elapsedMs: Date.now() - started };
 }
 
 /** The counts by status code as a Markdown table (codes ascending, errors last). */

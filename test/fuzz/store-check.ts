@@ -20,7 +20,10 @@
  */
 import { openStore, type StoreConfig } from '../../storage/open-store.js';
 import type { KeyValue, Store } from '../../storage/interface.js';
-import type { Ack } from './runner.js';
+import type { Ack, Attempt } from './runner.js';
+
+/** Kinds an in-server controller writes after a client's write (in-server-controllers.ts, apiextensions/, aggregator/). */
+const CONTROLLED = new Set(['customresourcedefinitions', 'apiservices', 'validatingadmissionpolicies', 'certificatesigningrequests', 'namespaces', 'clusterroles', 'serviceaccounts']);
 
 export interface KeyId {
   readonly resource: string;
@@ -51,10 +54,10 @@ async function listAll(store: Store, prefix: string, revision?: number): Promise
   let at = revision;
   for (;;) {
     const page = await store.list(`${prefix}/`, { ...(at === undefined ? {} : { revision: at }), ...(startKey === undefined ? {} : { startKey }), limit: 1000 });
-    for (const kv of page.kvs) out.set(kv.key, kv);
+    for (const kv of page.items) out.set(kv.key, kv);
     at = page.revision;
-    if (!page.more || page.kvs.length === 0) return out;
-    startKey = `${page.kvs[page.kvs.length - 1]!.key}\u0000`;
+    if (!page.more || page.items.length === 0) return out;
+    startKey = `${page.items[page.items.length - 1]!.key}\u0000`;
   }
 }
 
@@ -97,6 +100,7 @@ export async function checkStore(
   prefix: string,
   startRevision: number,
   acks: readonly Ack[],
+  attempts: readonly Attempt[],
   namespaced: (resource: string) => boolean | undefined,
   systemNamespace: string,
 ): Promise<StoreCheckResult> {
@@ -149,6 +153,16 @@ export async function checkStore(
       if (t.resource === 'namespaces' && a.method !== 'DELETE') createdNamespaces.add(name);
     }
 
+    // Service writes allocate and release cluster IPs and node ports in their own keys (and the repair
+    // controller frees leftovers); custom resources go when their definition is deleted.
+    const servicesWritten = acks.some((a) => a.target?.resource === 'services');
+    const deletedCrds = new Set<string>();
+    const allCrdsMayGo = acks.some((a) => a.target?.resource === 'customresourcedefinitions' && a.method === 'DELETE' && a.target.collection);
+    for (const a of acks) if (a.target?.resource === 'customresourcedefinitions' && a.method === 'DELETE' && a.target.name !== undefined) deletedCrds.add(a.target.name);
+    if (allCrdsMayGo) deletedCrds.add('widgets.suite.example.com');
+    const requestsTo = (id: KeyId): string => attempts
+      .filter((t) => t.target?.resource === id.resource && (t.target.namespace ?? '') === (id.namespace ?? '') && (t.target.name === id.name || t.target.collection))
+      .filter((_, i, all) => i < 8 || i >= all.length - 4).map((t) => `#${t.index} ${t.method}${t.target?.collection ? ' (collection)' : ''}${t.dryRun ? ' dryRun' : ''} -> ${t.status}`).join(', ');
     const explained = new Map<string, number>();
     const unexplained: string[] = [];
     const touchedByAck = new Set<string>();
@@ -178,18 +192,25 @@ export async function checkStore(
         }
         // The server's own writes.
         if (id.resource === 'leases' && id.namespace === systemNamespace) return 'controller: leader election';
+        if (id.resource === 'masterleases') return 'controller: this replica\'s identity record';
+        if (id.resource === 'ranges' && servicesWritten) return 'controller: service IP and port allocation';
+        if (e.type === 'delete' && deletedCrds.has(`${e.key.slice(prefix.length + 1).split('/')[1]}.${e.key.slice(prefix.length + 1).split('/')[0]}`)) {
+          return 'controller: custom resources of a deleted definition';
+        }
         if (id.namespace !== undefined && deletedNamespaces.has(id.namespace)) return 'controller: namespace deletion empties it';
         if (id.resource === 'namespaces' && deletedNamespaces.has(id.name)) return 'controller: namespace deletion finalizes it';
         if (id.resource === 'serviceaccounts' && id.name === 'default' && id.namespace !== undefined && createdNamespaces.has(id.namespace)) return 'controller: default ServiceAccount';
         if (id.resource === 'events' && value?.source?.component !== undefined && value?.reportingComponent !== 'fuzz') {
           if (id.namespace !== undefined && (createdNamespaces.has(id.namespace) || deletedNamespaces.has(id.namespace))) return 'controller: event recorded';
         }
-        if (own.length > 0 && e.type === 'put' && touchedByAck.has(ids!)) return 'controller: status of an acknowledged object';
+        // Status the in-server controllers write on objects the fuzz wrote (conditions, approval, signing,
+        // aggregation, finalization): only for kinds that have such a controller.
+        if (own.length > 0 && e.type === 'put' && touchedByAck.has(ids!) && CONTROLLED.has(id.resource)) return `controller: status of an acknowledged ${id.resource}`;
         return undefined;
       })();
       if (why === undefined) {
         const v = e.type === 'put' ? e.value : e.prev;
-        unexplained.push(`${e.type} ${e.key} at ${e.revision}: ${Buffer.from(v ?? new Uint8Array()).subarray(0, 600).toString('utf8')}`);
+        unexplained.push(`${e.type} ${e.key} at ${e.revision} (requests: ${id === undefined ? '?' : requestsTo(id) || 'none'}): ${Buffer.from(v ?? new Uint8Array()).subarray(0, 600).toString('utf8')}`);
       } else count(why);
       if (ids !== undefined && why !== undefined && why.startsWith('acknowledged')) touchedByAck.add(ids);
     }
@@ -207,7 +228,10 @@ export async function checkStore(
         const id = keyId(prefix, e.key, namespaced);
         return id !== undefined && id.resource === a.target!.resource && id.name === name;
       });
-      if (!match) phantomAcks.push(`#${a.index} ${a.method} ${a.path} -> ${a.status} resourceVersion ${a.resourceVersion}`);
+      if (!match) {
+        const there = (eventAt.get(rv) ?? []).map((e) => `${e.type} ${e.key}`).join(', ') || 'no event';
+        phantomAcks.push(`#${a.index} ${a.method} ${a.path} -> ${a.status} ${a.kind ?? ''} ${a.namespace ?? ''}/${a.name ?? ''} resourceVersion ${a.resourceVersion} (at that revision: ${there})`);
+      }
     }
 
     const changed = new Set<string>();
