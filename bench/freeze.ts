@@ -56,7 +56,10 @@ function configMap(): KubeObject {
   } as KubeObject;
 }
 
-/** A scheduled, running Pod with two containers, as a kubelet-updated Pod looks (~5 KiB of JSON). */
+/**
+ * A scheduled, running Pod with two containers as the store holds it (~5 KiB of JSON): defaults filled in,
+ * managedFields and the kubelet's status, unlike the request-side template of bench/kinds.ts.
+ */
 function pod(): KubeObject {
   const container = (name: string, image: string, port: number): unknown => ({
     name,
