@@ -94,21 +94,27 @@ describe('QueueSet fairness', () => {
     waits.push({ flow: 'quiet', p: set.wait('global-default\u0000quiet', never()) });
     const order = await dispatchOrder(set, waits);
     expect(order).toHaveLength(41);
-    // Start-time fair queuing: the quiet request starts at the virtual clock, the noisy backlog later. The
-    // noisy flow spreads over its hand (4 queues), each queue's head starting at the clock too, so the quiet
-    // one is served within one round of those: by the 5th seat, not after 40.
-    expect(order.indexOf('quiet')).toBeLessThanOrEqual(4);
+    // Start-time fair queuing: the quiet request starts at the virtual clock, the noisy backlog later (the
+    // noisy heads that start at the same time hold longer queues, and lose the tie).
+    expect(order.indexOf('quiet')).toBe(0);
   });
 
-  it('three backlogged flows share the seats round-robin', async () => {
+  it('three backlogged flows share the seats evenly', async () => {
     const set = fullSet(1, 64, 6);
     const waits = [];
     for (let i = 0; i < 10; i++) {
       for (const f of ['a', 'b', 'c']) waits.push({ flow: f, p: set.wait(`fs\u0000${f}`, never()) });
     }
     const order = await dispatchOrder(set, waits);
-    // In every window of three dispatches each flow appears once.
-    for (let i = 0; i + 3 <= order.length; i += 3) expect(new Set(order.slice(i, i + 3)).size).toBe(3);
+    // After every 3k dispatches each flow has had k seats, give or take one (each flow spreads over the
+    // queues of its hand, so the order within a round varies).
+    for (let k = 1; 3 * k <= order.length; k++) {
+      const prefix = order.slice(0, 3 * k);
+      for (const f of ['a', 'b', 'c']) {
+        const n = prefix.filter((x) => x === f).length;
+        expect(Math.abs(n - k)).toBeLessThanOrEqual(1);
+      }
+    }
   });
 
   it('a noisy flow fills only its own queue: another flow is still admitted to wait', () => {

@@ -144,9 +144,17 @@ export class QueueSet {
 
   #dispatch(): void {
     while (this.#executing < this.concurrencyLimit && this.#waitingTotal > 0) {
+      // The smallest start time; on a tie the shorter queue (a quiet flow's) goes first, so a newcomer does
+      // not wait behind every queue of a noisy flow's hand that starts at the same virtual time.
       let next: Queue | undefined;
       for (const q of this.#active) {
-        if (next === undefined || q.waiting[0]!.start < next.waiting[0]!.start) next = q;
+        if (next === undefined) {
+          next = q;
+          continue;
+        }
+        const a = q.waiting[0]!.start;
+        const b = next.waiting[0]!.start;
+        if (a < b || (a === b && q.waiting.length < next.waiting.length)) next = q;
       }
       const waiter = next!.waiting.shift()!;
       this.#waitingTotal--;
