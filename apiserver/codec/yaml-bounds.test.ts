@@ -136,3 +136,15 @@ describe('textDepthBound', () => {
     expect(performance.now() - t0).toBeLessThan(200);
   });
 });
+
+describe('JSON sent as YAML', () => {
+  it('decodes as the YAML parser would, duplicates included, and is bounded the same way', () => {
+    const text = '{"a": {"b": [1, {"c": "x", "c": "y"}]}, "d": 1e3, "e": "yes"}';
+    expect(parseYamlStrict(text)).toEqual({ value: { a: { b: [1, { c: 'y' }] }, d: 1000, e: 'yes' }, duplicateFields: ['a.b[1].c'] });
+    const deep = '['.repeat(600) + ']'.repeat(600);
+    expect(thrown(() => parseYamlStrict(deep)).message).toBe('error decoding YAML: exceeded max depth of 500');
+    expect(thrown(() => parseYamlStrict(deep, false)).message).toBe('error decoding YAML: exceeded max depth of 500');
+    // Not JSON after all: parsed (and refused) as YAML.
+    expect(parseYamlStrict('{a: 1, b: [x]}').value).toEqual({ a: 1, b: ['x'] });
+  });
+});

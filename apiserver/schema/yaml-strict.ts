@@ -7,7 +7,8 @@ import { Composer, isMap, isScalar, isSeq, Parser, YAMLParseError, type CST, typ
 import { checkAliases, cstShape, textDepthBound } from '../codec/yaml-bounds.js';
 import { badRequest } from '../errors/constructors.js';
 import { maxNestingDepth, maxYamlExpandedBytes } from '../request/limits.js';
-import type { StrictJson } from './json-strict.js';
+import { findDuplicateKeys, type StrictJson } from './json-strict.js';
+import { jsonDepthExceededAt } from '../codec/nesting-depth.js';
 
 export interface YamlLimits {
   /** Deepest nesting, aliases expanded (default `maxNestingDepth`). */
@@ -25,6 +26,8 @@ export interface YamlLimits {
  */
 export function parseYamlStrict(text: string, detectDuplicates = true, limits: YamlLimits = {}): StrictJson {
   const maxDepth = limits.maxDepth ?? maxNestingDepth;
+  const json = asJson(text, detectDuplicates, maxDepth);
+  if (json !== undefined) return json;
   // A cheap upper bound first: the parser itself is slow on deeply nested flow collections.
   if (textDepthBound(text, maxDepth)) throw badRequest(`error decoding YAML: exceeded max depth of ${maxDepth}`);
   const tokens = [...new Parser().parse(text)];
@@ -50,6 +53,34 @@ export function parseYamlStrict(text: string, detectDuplicates = true, limits: Y
   const duplicateFields: string[] = [];
   if (detectDuplicates && doc.contents !== null) collect(doc.contents as Node, '', duplicateFields);
   return { value, duplicateFields };
+}
+
+/**
+ * A YAML body that is JSON (kubectl's server-side apply sends JSON as `application/apply-patch+yaml`),
+ * decoded by `JSON.parse`: the same value and duplicate keys as the YAML parser gives, some 20 times
+ * faster (2.8 MB: 0.1 s instead of 2.2 s of a blocked event loop). Undefined when the text is not JSON
+ * (then it is parsed as YAML, which also words the errors). Too deep: go-yaml's words, as Kubernetes
+ * decodes such a body as YAML.
+ */
+function asJson(text: string, detectDuplicates: boolean, maxDepth: number): StrictJson | undefined {
+  const at = text.search(/\S/);
+  const first = at < 0 ? '' : text[at];
+  if (first !== '{' && first !== '[') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (detectDuplicates) {
+    try {
+      return { value, duplicateFields: findDuplicateKeys(text, maxDepth) };
+    } catch {
+      throw badRequest(`error decoding YAML: exceeded max depth of ${maxDepth}`);
+    }
+  }
+  if (jsonDepthExceededAt(text, maxDepth) >= 0) throw badRequest(`error decoding YAML: exceeded max depth of ${maxDepth}`);
+  return { value, duplicateFields: [] };
 }
 
 /** The first document of the tokens (`parseDocument` over tokens already parsed); a second one is an error. */
