@@ -60,7 +60,12 @@ export function httpServerOptions(limits: HttpServerLimits): ServerOptions {
   };
 }
 
-/** The limits Node sets as properties of the created server (the idle timeout). */
+/**
+ * The limits Node sets as properties of the created server: the idle timeout, and no cap on the number of
+ * headers (Node's default keeps the first 2,000 and silently drops the rest, an `Authorization` or
+ * `Impersonate-*` header among them; Go counts only bytes, which `maxHeaderBytes` bounds).
+ */
 export function applyHttpServerLimits(server: Server, limits: HttpServerLimits): void {
   server.keepAliveTimeout = limits.idleTimeoutMs;
+  server.maxHeadersCount = 0;
 }

@@ -57,6 +57,12 @@ describe('header bytes (1 MiB, as kube)', () => {
     expect((await rawExchange(target(), get(many))).status).toBe(431);
   });
 
+  it('more than 2,000 headers within 1 MiB are all read (none silently dropped): the last one authenticates', async () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => `X-H${i}: 1\r\n`).join('');
+    const res = await rawExchange(target(), `GET /api/v1/namespaces HTTP/1.1\r\nHost: x\r\n${many}Authorization: Bearer ${api.token}\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBe(200);
+  });
+
   it('a URL over 1 MiB counts as header bytes: 431 (Go: the request line is in MaxHeaderBytes)', async () => {
     const res = await rawExchange(target(), get('', `/api/v1/configmaps?labelSelector=${'a'.repeat(1 << 20)}`));
     expect(res.status).toBe(431);
