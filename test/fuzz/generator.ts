@@ -5,8 +5,9 @@
  */
 import type { FuzzRequest } from './client.js';
 import type { ServedKind } from './discovery.js';
-import { encodeObject, expandMarkers, jsonPatch, mergePatch, mutate, oddString, protobufBody } from './bodies.js';
+import { damageBytes, encodeObject, expandMarkers, jsonPatch, mergePatch, mutate, oddString, protobufBody } from './bodies.js';
 import { Random } from './random.js';
+import { encodeCbor } from '../../apiserver/codec/cbor/encode.js';
 
 /** Namespaces the suite creates before the fuzz; `fz-0` is also in the namespace kind's name pool. */
 export const FUZZ_NAMESPACES = ['fz-ns-0', 'fz-ns-1', 'fz-0'] as const;
@@ -14,7 +15,7 @@ export const NAME_POOL = ['fz-0', 'fz-1', 'fz-2', 'fz-3'] as const;
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch-json' | 'patch-merge' | 'patch-strategic' | 'apply' | 'delete' | 'deletecollection';
 /** Watches hold a connection for their timeout (about a second): rarer, so the run keeps its pace. */
-const VERB_WEIGHTS: readonly (readonly [number, Verb])[] = [[10, 'get'], [10, 'list'], [1.5, 'watch'], [12, 'create'], [10, 'update'], [8, 'patch-json'],
+export const VERB_WEIGHTS: readonly (readonly [number, Verb])[] = [[10, 'get'], [10, 'list'], [1.5, 'watch'], [12, 'create'], [10, 'update'], [8, 'patch-json'],
   [8, 'patch-merge'], [8, 'patch-strategic'], [10, 'apply'], [8, 'delete'], [5, 'deletecollection']];
 
 export interface GeneratedRequest extends FuzzRequest {
@@ -34,8 +35,11 @@ export interface GeneratorContext {
   readonly protobufSeeds: Map<string, Buffer>;
 }
 
+/** The protobuf media type of the default group domain (`application/vnd.<word>.protobuf`, naming.ts). */
+export const PROTOBUF = 'application/vnd.platform.protobuf';
+
 const ACCEPTS: readonly string[] = [
-  'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/cbor', '*/*', '',
+  'application/json', 'application/yaml', PROTOBUF, PROTOBUF, `${PROTOBUF};as=Table;v=v1;g=meta.k8s.io`, `${PROTOBUF};stream=watch`, 'application/vnd.kubernetes.protobuf', 'application/cbor', '*/*', '',
   'application/json;as=Table;v=v1;g=meta.k8s.io', 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
   'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io',
   'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io', 'application/json;as=Table;v=v2;g=x', 'text/html',
@@ -45,7 +49,7 @@ const ACCEPTS: readonly string[] = [
 ];
 
 const CONTENT_TYPES: readonly string[] = [
-  'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/cbor', 'text/plain', '',
+  'application/json', 'application/yaml', PROTOBUF, 'application/vnd.kubernetes.protobuf', 'application/cbor', 'text/plain', '',
   'application/json; charset=utf-8', 'application/json; charset=latin1', 'application/json-patch+json',
   'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml',
   'application/apply-patch+cbor', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'a/b;c', '*/*', 'application/json;;',
@@ -217,12 +221,23 @@ export function generate(seed: number, index: number, ctx: GeneratorContext): Ge
   let path = objectPath;
   let body: Buffer | undefined;
   let contentType: string | undefined;
-  const bodyFormat = (): 'json' | 'yaml' | 'protobuf' | 'garbage' => r.weighted([[70, 'json'], [15, 'yaml'], [10, 'protobuf'], [5, 'garbage']] as const);
+  let forceAccept: string | undefined;
+  const bodyFormat = (): 'json' | 'yaml' | 'protobuf' | 'cbor' | 'garbage' => r.weighted([[65, 'json'], [15, 'yaml'], [10, 'protobuf'], [5, 'cbor'], [5, 'garbage']] as const);
   const encodeBody = (o: unknown): void => {
     const f = bodyFormat();
     if (f === 'protobuf') {
       body = protobufBody(r, String(obj?.apiVersion ?? ''), String(obj?.kind ?? ''), ctx.protobufSeeds.get(k.resource));
-      contentType = 'application/vnd.kubernetes.protobuf';
+      contentType = r.chance(0.9) ? PROTOBUF : 'application/vnd.kubernetes.protobuf';
+    } else if (f === 'cbor') {
+      // CBOR (the CBORServingAndStorage gate; 415 without it): the object encoded, sometimes damaged.
+      let cbor: Buffer;
+      try {
+        cbor = encodeCbor(o);
+      } catch {
+        cbor = r.bytes(16);
+      }
+      body = r.chance(0.3) ? damageBytes(r, cbor) : cbor;
+      contentType = 'application/cbor';
     } else if (f === 'garbage') {
       body = r.pick([Buffer.alloc(0), r.bytes(r.int(200)), Buffer.from('null'), Buffer.from('{'), Buffer.from('\ufeff{}'), Buffer.from([0xc3, 0x28])]);
       contentType = r.pick(CONTENT_TYPES);
@@ -233,6 +248,8 @@ export function generate(seed: number, index: number, ctx: GeneratorContext): Ge
   switch (verb) {
     case 'get':
       if (r.chance(0.3)) add('resourceVersion');
+      // Valid protobuf objects captured from these answers seed the protobuf bodies (runner.ts).
+      if (r.chance(0.3)) forceAccept = PROTOBUF;
       break;
     case 'list':
     case 'watch':
@@ -305,14 +322,14 @@ export function generate(seed: number, index: number, ctx: GeneratorContext): Ge
   const dryRun = params.some(([n]) => n === 'dryRun') || (body !== undefined && verb === 'delete' && /dryRun/.test(body.toString('latin1')));
   const mutating = method !== 'GET';
   const accept = mutating && !dryRun ? r.weighted([[85, 'application/json'], [10, 'application/yaml'], [5, r.pick(ACCEPTS)]]) : r.weighted([[60, 'application/json'], [40, r.pick(ACCEPTS)]]);
-  const headers = headersFor(r, ctx, accept);
+  const headers = headersFor(r, ctx, forceAccept ?? accept);
   if (contentType !== undefined) {
     headers['Content-Type'] = r.chance(0.05) ? r.pick(CONTENT_TYPES) : contentType;
     if (headers['Content-Type'] === '') delete headers['Content-Type'];
   }
   return {
     method, path: `${path}${encodeQuery(r, params)}`, headers, ...(body === undefined ? {} : { body }),
-    label: `${verb} ${k.resource}${sub === undefined ? '' : `/${sub.name}`}`, mutating, dryRun, watch: verb === 'watch' || params.some(([n, v]) => n === 'watch' && v !== 'false'),
+    label: `${verb} ${k.resource}${sub === undefined ? '' : `/${sub.name}`}`, mutating, dryRun, watch: verb === 'watch' || params.some(([n, v]) => n === 'watch' && v !== 'false' && v !== '0'),
     target: {
       resource: k.resource, group: k.group,
       ...(namespace === undefined ? {} : { namespace: decodeURIComponentSafe(namespace) }),

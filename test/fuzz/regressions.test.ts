@@ -96,3 +96,19 @@ describe('a conversion the verb cannot answer', () => {
     expect(fits.json()).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'pom-2' } });
   });
 });
+
+describe('a CustomResourceDefinition schema with a null property', () => {
+  it('is 422 as in Go, where null is an empty schema without a type (the default check read a null node: 500)', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.platform.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.null.example.com' },
+      spec: {
+        group: 'null.example.com', scope: 'Namespaced', names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' }, odd: null } } } } } }],
+      },
+    };
+    const res = await api.request('POST', '/apis/apiextensions.platform.io/v1/customresourcedefinitions', { body: crd });
+    expect(res.status).toBe(422);
+    expect(res.json().message).toBe('CustomResourceDefinition.apiextensions.platform.io "things.null.example.com" is invalid: '
+      + 'spec.validation.openAPIV3Schema.properties[spec].properties[odd].type: Required value: must not be empty for specified object fields');
+  });
+});

@@ -46,6 +46,8 @@ export interface FuzzResult {
   /** Status code (or `error:<code>` for no response) -> count. */
   readonly byStatus: Map<string, number>;
   readonly byLabel: Map<string, Map<string, number>>;
+  /** Every `<verb> <resource>[/<sub>]` label sent (the coverage check). */
+  readonly labels: Set<string>;
   readonly findings: Finding[];
   readonly acks: Ack[];
   readonly attempts: Attempt[];
@@ -105,6 +107,7 @@ export async function runFuzz(o: RunOptions): Promise<FuzzResult> {
   const findings: Finding[] = [];
   const acks: Ack[] = [];
   const attempts: Attempt[] = [];
+  const labels = new Set<string>();
   const started = Date.now();
   let next = 0;
   let sent = 0;
@@ -115,6 +118,7 @@ export async function runFuzz(o: RunOptions): Promise<FuzzResult> {
       const req = generate(o.seed, index, o.ctx);
       const res = await o.client.send(req, req.watch ? 2_500 : 30_000);
       sent += 1;
+      labels.add(req.label);
       if (sent % 10_000 === 0) o.onProgress?.(sent);
       const key = res.status === 0 ? `error:${(res.error ?? 'unknown').split(':')[0]}` : String(res.status);
       byStatus.set(key, (byStatus.get(key) ?? 0) + 1);
@@ -123,7 +127,10 @@ export async function runFuzz(o: RunOptions): Promise<FuzzResult> {
       byLabel.set(req.label.split(' ')[0]!, perLabel);
       // A watch the client ends; CONNECT, which Node's http server answers by closing the socket (no 'connect'
       // listener): neither is the server failing.
-      const watchEnded = (req.watch === true && (res.error === 'timeout' || res.error === 'aborted' || res.error === 'ECONNRESET'))
+      // A request the server took for a watch (kube reads any `watch` value but "false" and "0" as true, and a
+      // malformed escape as part of the value) streams events until the client ends it.
+      const streamed = res.status === 200 && /^\{"type":"/.test(res.body.subarray(0, 10).toString('latin1'));
+      const watchEnded = ((req.watch === true || streamed) && (res.error === 'timeout' || res.error === 'aborted' || res.error === 'ECONNRESET'))
         || (req.method === 'CONNECT' && res.status === 0 && (res.error === 'ECONNRESET' || res.error === 'socket hang up'));
       // kube's answer to a resourceVersion the store has not reached (after its 3 s wait) is a 504 by contract.
       const tooLargeRv = res.status === 504 && res.body.includes('ResourceVersionTooLarge');
@@ -137,14 +144,14 @@ export async function runFuzz(o: RunOptions): Promise<FuzzResult> {
       if (res.status >= 200 && res.status < 300) {
         if (req.mutating && !req.dryRun) acks.push(ackOf(index, req, res));
         const type = String(res.headers['content-type'] ?? '');
-        if (req.method === 'GET' && type.startsWith('application/vnd.kubernetes.protobuf') && req.target?.name !== undefined && !req.watch && res.body.length > 4) {
+        if (req.method === 'GET' && /^application\/vnd\.[a-z]+\.protobuf/.test(type) && req.target?.name !== undefined && !req.watch && res.body.length > 4) {
           o.ctx.protobufSeeds.set(req.target.resource, res.body);
         }
       }
     }
   };
   await Promise.all(Array.from({ length: o.concurrency }, worker));
-  return { seed: o.seed, sent, byStatus, byLabel, findings, acks, attempts, elapsedMs: Date.now() - started };
+  return { seed: o.seed, sent, byStatus, byLabel, labels, findings, acks, attempts, elapsedMs: Date.now() - started };
 }
 
 /** The counts by status code as a Markdown table (codes ascending, errors last). */

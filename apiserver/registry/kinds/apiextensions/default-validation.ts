@@ -52,6 +52,8 @@ class DefaultsWalk {
   /** `surround`: the keys and indexes from the enclosing resource root to `s`. */
   visit(s: Schema, p: FieldPath, resourceRoot: Schema, surround: readonly (string | number)[], insideMeta: boolean): void {
     if (this.budget.remaining < 0) return;
+    // A null schema node (`properties: {x: null}`) decodes in Go to an empty schema: no default under it.
+    if (s === null || typeof s !== 'object') return;
     const embedded = s[EMBEDDED] === true;
     if (embedded) {
       insideMeta = false;

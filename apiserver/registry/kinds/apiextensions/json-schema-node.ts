@@ -24,9 +24,10 @@ export const schemaList = (node: Json, key: string): Json[] => {
 };
 
 /** The named schemas of a map member (`properties`, `patternProperties`, `definitions`). */
+/** The schemas of a map (`properties`): a null entry is an empty schema, as Go decodes it (then refused as structural: no type). */
 export const schemaMap = (node: Json, key: string): [string, Json][] => {
   const v = objectAt(node, key);
-  return v === undefined ? [] : Object.entries(v).filter((e): e is [string, Json] => isObject(e[1]));
+  return v === undefined ? [] : Object.entries(v).map(([k, s]): [string, unknown] => [k, s === null ? {} : s]).filter((e): e is [string, Json] => isObject(e[1]));
 };
 
 export const stringAt = (node: Json, key: string): string => {
