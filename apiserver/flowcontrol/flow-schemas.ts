@@ -31,8 +31,11 @@ export type Distinguisher = 'ByUser' | 'ByNamespace' | undefined;
 export type Subject =
   | { readonly kind: 'User'; readonly name: string }
   | { readonly kind: 'Group'; readonly name: string }
-  /** `name` '*' matches every service account of the namespace. */
-  | { readonly kind: 'ServiceAccount'; readonly namespace: string; readonly name: string };
+  /**
+   * `name` '*' matches every service account of the namespace. `userPrefix` is the user names' common part,
+   * `system:serviceaccount:<namespace>:` (precomputed: classification runs on every request).
+   */
+  | { readonly kind: 'ServiceAccount'; readonly namespace: string; readonly name: string; readonly userPrefix: string };
 
 export interface ResourceRule {
   readonly verbs: readonly string[];
@@ -77,8 +80,11 @@ export function stableUid(kind: string, name: string): string {
 }
 
 const group = (name: string): Subject => ({ kind: 'Group', name });
+const serviceAccount = (namespace: string, name: string): Subject =>
+  ({ kind: 'ServiceAccount', namespace, name, userPrefix: `${SA_PREFIX}${namespace}:` });
 const user = (name: string): Subject => ({ kind: 'User', name });
 const KCM = 'system:kube-controller-manager';
+const SA_PREFIX = 'system:serviceaccount:';
 const SCHEDULER = 'system:kube-scheduler';
 const getCreateUpdate = ['get', 'create', 'update'];
 
@@ -86,7 +92,7 @@ const getCreateUpdate = ['get', 'create', 'update'];
 export function builtinFlowSchemas(naming: Naming): readonly FlowSchema[] {
   const sys = naming.systemNamespace;
   const coordination = naming.group('coordination');
-  const systemSAs: Subject = { kind: 'ServiceAccount', namespace: sys, name: '*' };
+  const systemSAs = serviceAccount(sys, '*');
   const leases = (namespaces: string[]): ResourceRule =>
     ({ verbs: getCreateUpdate, apiGroups: [coordination], resources: ['leases'], namespaces, clusterScope: false });
   const endpointsConfigMaps = (namespaces: string[]): ResourceRule =>
@@ -101,7 +107,7 @@ export function builtinFlowSchemas(naming: Naming): readonly FlowSchema[] {
     schema('system-leader-election', 'leader-election', 100, 'ByUser', [user(KCM), user(SCHEDULER), systemSAs],
       { resource: [endpointsConfigMaps([sys]), leases(['*'])], nonResource: [] }),
     schema('endpoint-controller', 'workload-high', 150, 'ByUser',
-      [user(KCM), { kind: 'ServiceAccount', namespace: sys, name: 'endpoint-controller' }],
+      [user(KCM), serviceAccount(sys, 'endpoint-controller')],
       { resource: [{ verbs: getCreateUpdate, apiGroups: [''], resources: ['endpoints'], namespaces: ['*'], clusterScope: false }], nonResource: [] }),
     schema('workload-leader-election', 'leader-election', 200, 'ByUser', [systemSAs],
       { resource: [endpointsConfigMaps(['*']), leases(['*'])], nonResource: [] }),
@@ -124,21 +130,18 @@ export function builtinFlowSchemas(naming: Naming): readonly FlowSchema[] {
   return Object.freeze(schemas);
 }
 
-const SA_PREFIX = 'system:serviceaccount:';
-
 function subjectMatches(s: Subject, u: UserInfo): boolean {
   switch (s.kind) {
     case 'Group':
       return s.name === '*' || u.groups.includes(s.name);
     case 'User':
       return s.name === '*' || u.name === s.name;
-    case 'ServiceAccount': {
-      if (!u.name.startsWith(SA_PREFIX)) return false;
-      const rest = u.name.slice(SA_PREFIX.length);
-      const colon = rest.indexOf(':');
-      if (colon < 0 || rest.slice(0, colon) !== s.namespace) return false;
-      return s.name === '*' || rest.slice(colon + 1) === s.name;
-    }
+    case 'ServiceAccount':
+      // No slicing: this runs for every service account request against several schemas.
+      if (!u.name.startsWith(s.userPrefix)) return false;
+      return s.name === '*'
+        ? u.name.length > s.userPrefix.length && u.name.indexOf(':', s.userPrefix.length) < 0
+        : u.name.length === s.userPrefix.length + s.name.length && u.name.endsWith(s.name);
   }
 }
 
