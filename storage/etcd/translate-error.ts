@@ -35,7 +35,9 @@ export function classifyEtcdError(err: unknown): EtcdFailure {
   if (err instanceof GRPCDeadlineExceededError || message.includes('etcdserver: request timed out')) {
     return { kind: 'error', error: timeout(`etcd: ${message}`, err) };
   }
-  if (message.includes('request is too large') || message.includes('too many operations in txn')) {
+  // etcd's own size limit (--max-request-bytes), and gRPC's above it (a request past etcd's receive limit,
+  // RESOURCE_EXHAUSTED "received message larger than max").
+  if (message.includes('request is too large') || message.includes('too many operations in txn') || message.includes('larger than max')) {
     return { kind: 'error', error: invalidArgument(`etcd: ${message}`) };
   }
   if (err instanceof ClientClosedError) return { kind: 'error', error: unavailable('etcd store is closed', err) };

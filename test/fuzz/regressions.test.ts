@@ -3,6 +3,10 @@
  * must stay a clear answer. The request is the shrunk form of the fuzzer's finding.
  */
 import { backends, createNamespace, stopBackends, type TestApi } from '../http/helpers.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { describeEtcd } from '../harness/describe-etcd.js';
 
 const [memory] = backends().filter((b) => b.name === 'memory');
 let api: TestApi;
@@ -110,5 +114,30 @@ describe('a CustomResourceDefinition schema with a null property', () => {
     expect(res.status).toBe(422);
     expect(res.json().message).toBe('CustomResourceDefinition.apiextensions.platform.io "things.null.example.com" is invalid: '
       + 'spec.validation.openAPIV3Schema.properties[spec].properties[odd].type: Required value: must not be empty for specified object fields');
+  });
+});
+
+describeEtcd('an object larger than etcd takes (etcd)', () => {
+  const [etcd] = backends().filter((b) => b.name === 'etcd');
+  let big: TestApi;
+  beforeAll(async () => {
+    big = await etcd!.start();
+  });
+  afterAll(() => stopBackends([etcd!]));
+
+  it('is 413, not 503 "storage backend unavailable": past etcd\'s request limit and past its gRPC receive limit', async () => {
+    // CSR names are any path segment, so a long one is stored: it is in the key and in the value.
+    const spec = (parseYaml(readFileSync(join(__dirname, '..', 'fixtures', 'kinds', 'certificates.certificatesigningrequests.yaml'), 'utf8')) as { object: { spec: unknown } }).object.spec;
+    const csr = (name: string) => ({ apiVersion: 'certificates.platform.io/v1', kind: 'CertificateSigningRequest', metadata: { name }, spec });
+    const path = '/apis/certificates.platform.io/v1/certificatesigningrequests';
+    // 2 x 0.8 MB: past etcd's 1.5 MiB --max-request-bytes ("etcdserver: request is too large").
+    const value = await big.request('POST', path, { body: csr('v'.repeat(800_000)) });
+    expect(value.status).toBe(413);
+    expect(value.json()).toMatchObject({ reason: 'RequestEntityTooLarge', message: 'Request entity too large: the object is larger than the storage backend accepts' });
+    // 2 x 1.2 MB: past etcd's gRPC receive limit (2 MiB): RESOURCE_EXHAUSTED before etcd sees it.
+    const grpc = await big.request('POST', path, { body: csr('g'.repeat(1_200_000)) });
+    expect(grpc.status).toBe(413);
+    // Nothing was stored, and the server still serves.
+    expect((await big.request('GET', path)).json().items).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The one place where StorageError codes become HTTP answers (DESIGN.md "The storage contract"):
  * NotFound 404, AlreadyExists 409, Conflict 409 (optimistic lock), Compacted 410 Expired, FutureRevision
- * 504 "Too large resource version", Timeout 504, Unavailable 503, TransformFailed 500 naming the key (an
+ * 504 "Too large resource version", Timeout 504, Unavailable 503, InvalidArgument 413 when the write is larger
+ * than the backend takes (else 500), TransformFailed 500 naming the key (an
  * encrypted value no configured key reads), anything else 500. The backend's own
  * message (keys, hosts) never reaches the client. Errors that are not StorageErrors pass through unchanged.
  */
@@ -12,6 +13,7 @@ import {
   expired,
   internalError,
   notFound,
+  requestEntityTooLarge,
   serviceUnavailable,
   timeout,
   tooLargeResourceVersion,
@@ -35,6 +37,11 @@ export function storageToStatus(err: unknown, gr: GroupResource, name = ''): unk
       return timeout('request did not complete within requested timeout - context deadline exceeded', 1);
     case 'Unavailable':
       return serviceUnavailable('the storage backend is unavailable; please try again later');
+    case 'InvalidArgument':
+      // A write larger than the backend takes (etcd's --max-request-bytes): the client's object is too big,
+      // not the server broken. kube answers etcd's "request is too large" with a 500; this server with 413.
+      if (/too large|larger than max/.test(err.message)) return requestEntityTooLarge('the object is larger than the storage backend accepts');
+      return internalError(`storage error (${err.code})`);
     case 'TransformFailed':
       // kube's InternalError for a value its transformer cannot read (encryption at rest): the message names
       // the key, so an operator sees which object and why ("no matching prefix found").
