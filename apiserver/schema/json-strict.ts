@@ -28,10 +28,30 @@ export function parseJsonStrict(text: string, detectDuplicates = true, maxDepth 
   } catch (err) {
     throw badRequest(`error decoding JSON: ${(err as Error).message}`);
   }
-  if (detectDuplicates) return { value, duplicateFields: findDuplicateKeys(text, maxDepth) };
-  const at = jsonDepthExceededAt(text, maxDepth);
-  if (at >= 0) throw badRequest(`error decoding JSON: ${jsonDepthMessage(text, at)}`);
-  return { value, duplicateFields: [] };
+  let duplicateFields: string[] = [];
+  if (detectDuplicates) duplicateFields = findDuplicateKeys(text, maxDepth);
+  else {
+    const at = jsonDepthExceededAt(text, maxDepth);
+    if (at >= 0) throw badRequest(`error decoding JSON: ${jsonDepthMessage(text, at)}`);
+  }
+  // Go's decoder turns an escaped lone surrogate (`"\ud800"`) into U+FFFD; JSON.parse keeps it, and a name
+  // holding one would differ from its own storage key (UTF-8 has no lone surrogates). Rare: only texts with
+  // such an escape are walked (after the depth check, so the walk is bounded).
+  if (SURROGATE_ESCAPE.test(text)) value = wellFormed(value);
+  return { value, duplicateFields };
+}
+
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** The value with every lone surrogate in its strings and keys replaced by U+FFFD. */
+function wellFormed(v: unknown): unknown {
+  if (typeof v === 'string') return v.replace(LONE_SURROGATE, '\ufffd');
+  if (Array.isArray(v)) return v.map(wellFormed);
+  if (v !== null && typeof v === 'object') {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(LONE_SURROGATE, '\ufffd'), wellFormed(x)]));
+  }
+  return v;
 }
 
 const QUOTE = 0x22;

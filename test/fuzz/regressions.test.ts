@@ -141,3 +141,15 @@ describeEtcd('an object larger than etcd takes (etcd)', () => {
     expect((await big.request('GET', path)).json().items).toEqual([]);
   });
 });
+
+describe('an escaped lone surrogate in a JSON body', () => {
+  it('becomes U+FFFD as Go decodes it, so a name matches its own key (it kept the surrogate: the object and its key differed)', async () => {
+    const body = `{"apiVersion":"rbac.platform.io/v1","kind":"Role","metadata":{"name":"a\\ud800b","labels":{"x":"y"},"annotations":{"k":"v\\udc00"}},"rules":[]}`;
+    const res = await api.request('POST', `/apis/rbac.platform.io/v1/namespaces/${ns}/roles`, { body });
+    expect(res.status).toBe(201);
+    expect(res.json().metadata).toMatchObject({ name: 'a\ufffdb', annotations: { k: 'v\ufffd' } });
+    const got = await api.request('GET', `/apis/rbac.platform.io/v1/namespaces/${ns}/roles/${encodeURIComponent('a\ufffdb')}`);
+    expect(got.status).toBe(200);
+    expect(got.json().metadata.name).toBe('a\ufffdb');
+  });
+});
