@@ -81,7 +81,7 @@ describe('a write whose request was cancelled', () => {
     const patch = (o: KubeObject): KubeObject => ({ ...o, spec: { replicas: 7 } });
     expect((await timeoutError(widgets.patch('ns', 'a', patch, { admission: p.admission, signal: p.signal }))).code).toBe(504);
     expect(await revision()).toBe(before);
-    expect((await widgets.get('ns', 'a')).spec?.replicas).toBe(1);
+    expect((await widgets.get('ns', 'a') as { spec?: { replicas?: number } }).spec?.replicas).toBe(1);
   });
 
   it('delete keeps the object', async () => {
@@ -107,14 +107,14 @@ describe('a write whose request was cancelled', () => {
       },
     };
     expect((await timeoutError(widgets.update('ns', 'a', widget('a', 9), { admission, signal: controller.signal }))).code).toBe(504);
-    expect((await widgets.get('ns', 'a')).spec?.replicas).toBe(2);
+    expect((await widgets.get('ns', 'a') as { spec?: { replicas?: number } }).spec?.replicas).toBe(2);
   });
 
   it('a signal that never aborts changes nothing', async () => {
     const signal = new AbortController().signal;
     await widgets.create('ns', widget('a', 1), { signal });
     await widgets.update('ns', 'a', widget('a', 3), { signal });
-    expect((await widgets.get('ns', 'a')).spec?.replicas).toBe(3);
+    expect((await widgets.get('ns', 'a') as { spec?: { replicas?: number } }).spec?.replicas).toBe(3);
     await widgets.delete('ns', 'a', { signal });
     await expect(widgets.get('ns', 'a')).rejects.toMatchObject({ reason: 'NotFound' });
   });
