@@ -51,20 +51,20 @@ export function fuzzClient(base: string, ca: string, maxSockets: number): FuzzCl
         let r: ReturnType<typeof request>;
         try {
           r = request({
-          agent, host: url.hostname, port: url.port, method: req.method, path: req.path, headers: headersOut,
-          // The path is malformed on purpose at times: Node refuses only characters HTTP cannot carry.
-          insecureHTTPParser: false,
-        }, (res) => {
-          status = res.statusCode ?? 0;
-          headers = res.headers;
-          res.on('data', (c: Buffer) => {
-            // Bodies are kept for the store check and failure reports; a watch's stream is not needed.
-            if (!req.watch || chunks.length < 4) chunks.push(c);
+            agent, host: url.hostname, port: url.port, method: req.method, path: req.path, headers: headersOut,
+            // The path is malformed on purpose at times: Node refuses only characters HTTP cannot carry.
+            insecureHTTPParser: false,
+          }, (res) => {
+            status = res.statusCode ?? 0;
+            headers = res.headers;
+            res.on('data', (c: Buffer) => {
+              // Bodies are kept for the store check and failure reports; a watch's stream is not needed.
+              if (!req.watch || chunks.length < 4) chunks.push(c);
+            });
+            res.on('end', () => finish());
+            res.on('error', (e: NodeJS.ErrnoException) => finish(e.code ?? e.message));
+            res.on('aborted', () => finish('aborted'));
           });
-          res.on('end', () => finish());
-          res.on('error', (e: NodeJS.ErrnoException) => finish(e.code ?? e.message));
-          res.on('aborted', () => finish('aborted'));
-        });
         } catch (e) {
           // Node refuses to send some malformed paths and headers: nothing reached the server.
           done = true;

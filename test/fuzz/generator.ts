@@ -167,7 +167,7 @@ const MALFORMED_PATHS: readonly string[] = [
 ];
 
 /** A malformed or unusual path with a random method. */
-function pathChaos(r: Random, ctx: GeneratorContext, index: number): GeneratedRequest {
+function pathChaos(r: Random, ctx: GeneratorContext): GeneratedRequest {
   let path = r.pick(MALFORMED_PATHS);
   if (r.chance(0.3)) {
     const k = r.pick(ctx.kinds);
@@ -183,13 +183,13 @@ function pathChaos(r: Random, ctx: GeneratorContext, index: number): GeneratedRe
   const headers = headersFor(r, ctx, r.pick(ACCEPTS));
   if (body !== undefined) headers['Content-Type'] = r.pick(CONTENT_TYPES) || 'application/json';
   const query = encodeQuery(r, Array.from({ length: r.int(3) }, () => { const n = r.pick(QUERY_NAMES); return [n, queryValue(r, n)] as [string, string]; }));
-  return { method, path: `${path}${query}`, headers, ...(body === undefined ? {} : { body }), label: 'path', mutating: method !== 'GET' && method !== 'HEAD', dryRun: query.includes('dryRun'), watch: path.includes('watch'), ...(index < 0 ? {} : {}) };
+  return { method, path: `${path}${query}`, headers, ...(body === undefined ? {} : { body }), label: 'path', mutating: method !== 'GET' && method !== 'HEAD', dryRun: query.includes('dryRun'), watch: (method === 'GET' || method === 'get') && /watch/.test(path + query) };
 }
 
 /** The request number `index` of the run seeded `seed`. */
 export function generate(seed: number, index: number, ctx: GeneratorContext): GeneratedRequest {
   const r = Random.forRequest(seed, index);
-  if (r.chance(0.03)) return pathChaos(r, ctx, index);
+  if (r.chance(0.03)) return pathChaos(r, ctx);
   const k = r.pick(ctx.kinds);
   const subs = k.subresources.filter((s) => s.name !== 'token' || r.chance(0.3));
   const sub = subs.length > 0 && r.chance(0.15) ? r.pick(subs) : undefined;
@@ -329,7 +329,7 @@ export function generate(seed: number, index: number, ctx: GeneratorContext): Ge
   }
   return {
     method, path: `${path}${encodeQuery(r, params)}`, headers, ...(body === undefined ? {} : { body }),
-    label: `${verb} ${k.resource}${sub === undefined ? '' : `/${sub.name}`}`, mutating, dryRun, watch: verb === 'watch' || params.some(([n, v]) => n === 'watch' && v !== 'false' && v !== '0'),
+    label: `${verb} ${k.resource}${sub === undefined ? '' : `/${sub.name}`}`, mutating, dryRun, watch: verb === 'watch' || (method === 'GET' && params.some(([n, v]) => n === 'watch' && v !== 'false' && v !== '0')),
     target: {
       resource: k.resource, group: k.group,
       ...(namespace === undefined ? {} : { namespace: decodeURIComponentSafe(namespace) }),

@@ -153,3 +153,14 @@ describe('an escaped lone surrogate in a JSON body', () => {
     expect(got.json().metadata.name).toBe('a\ufffdb');
   });
 });
+
+describe('a /watch/ path with a method other than GET', () => {
+  it('is 405 at once (it streamed a watch that never ended)', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND']) {
+      const res = await api.request(method, `/api/v1/watch/namespaces/${ns}/configmaps`, { body: cm('w') });
+      expect({ method, status: res.status }).toEqual({ method, status: 405 });
+    }
+    const get = await api.request('GET', `/api/v1/watch/namespaces/${ns}/configmaps`, { query: { timeoutSeconds: '1' } });
+    expect(get.status).toBe(200);
+  });
+});

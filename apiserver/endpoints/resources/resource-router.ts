@@ -140,6 +140,11 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       if (!statusVerbs.has(info.verb)) throw methodNotAllowed(gr, info.verb);
     }
     const verb = info.verb as Verb;
+    // A `/watch/` path names the verb whatever the method (kube's request info does the same), but kube
+    // routes watches for GET only: another method there is 405, not a stream that never ends.
+    if (verb === 'watch' && ctx.method !== 'GET') {
+      throw methodNotAllowed(gr, ({ POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as Record<string, string>)[ctx.method] ?? ctx.method.toLowerCase());
+    }
     const handler = handlers[verb];
     if (handler === undefined || !(strategy.verbs ?? Object.keys(handlers)).includes(verb)) {
       throw methodNotAllowed(gr, info.verb);
