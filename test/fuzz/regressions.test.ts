@@ -99,6 +99,15 @@ describe('a conversion the verb cannot answer', () => {
     expect(fits.status).toBe(200);
     expect(fits.json()).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { name: 'pom-2' } });
   });
+
+  it('an invalid includeObject of a Table is 400 before a write (a PUT wrote, then answered 400)', async () => {
+    const res = await api.request('PUT', `/api/v1/namespaces/${ns}/configmaps/pom-2`, {
+      body: cm('pom-2', { data: { a: 'table' } }), query: { includeObject: 'x' }, headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json().message).toBe('Unable to convert to Table as requested: includeObject: Invalid value: "x": must be \'Metadata\', \'Object\', \'None\', or empty');
+    expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/pom-2`)).json().data).toEqual({ a: 'c' });
+  });
 });
 
 describe('a CustomResourceDefinition schema with a null property', () => {

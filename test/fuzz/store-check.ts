@@ -160,9 +160,18 @@ export async function checkStore(
     const allCrdsMayGo = acks.some((a) => a.target?.resource === 'customresourcedefinitions' && a.method === 'DELETE' && a.target.collection);
     for (const a of acks) if (a.target?.resource === 'customresourcedefinitions' && a.method === 'DELETE' && a.target.name !== undefined) deletedCrds.add(a.target.name);
     if (allCrdsMayGo) deletedCrds.add('widgets.suite.example.com');
-    const requestsTo = (id: KeyId): string => attempts
-      .filter((t) => t.target?.resource === id.resource && (t.target.namespace ?? '') === (id.namespace ?? '') && (t.target.name === id.name || t.target.collection))
-      .filter((_, i, all) => i < 8 || i >= all.length - 4).map((t) => `#${t.index} ${t.method}${t.target?.collection ? ' (collection)' : ''}${t.dryRun ? ' dryRun' : ''} -> ${t.status}`).join(', ');
+    // The requests to an object around a revision: between the acknowledged writes just before and just
+    // after it (their request indexes bracket the unexplained write's request), with a margin for concurrency.
+    const ackedRevisions = acks.filter((a) => a.resourceVersion !== undefined && Number.isInteger(Number(a.resourceVersion)))
+      .map((a) => ({ rv: Number(a.resourceVersion), index: a.index })).sort((a, b) => a.rv - b.rv);
+    const requestsTo = (id: KeyId, revision: number): string => {
+      const before = ackedRevisions.filter((a) => a.rv < revision).at(-1)?.index ?? 0;
+      const after = ackedRevisions.find((a) => a.rv > revision)?.index ?? Number.MAX_SAFE_INTEGER;
+      const [lo, hi] = [Math.min(before, after) - 100, Math.max(before, after) + 100];
+      return attempts
+        .filter((t) => t.index >= lo && t.index <= hi && t.target?.resource === id.resource && (t.target.namespace ?? '') === (id.namespace ?? '') && (t.target.name === id.name || t.target.collection))
+        .map((t) => `#${t.index} ${t.method}${t.target?.collection ? ' (collection)' : ''}${t.dryRun ? ' dryRun' : ''} -> ${t.status}`).join(', ');
+    };
     const explained = new Map<string, number>();
     const unexplained: string[] = [];
     const touchedByAck = new Set<string>();
@@ -210,7 +219,7 @@ export async function checkStore(
       })();
       if (why === undefined) {
         const v = e.type === 'put' ? e.value : e.prev;
-        unexplained.push(`${e.type} ${e.key} at ${e.revision} (requests: ${id === undefined ? '?' : requestsTo(id) || 'none'}): ${Buffer.from(v ?? new Uint8Array()).subarray(0, 600).toString('utf8')}`);
+        unexplained.push(`${e.type} ${e.key} at ${e.revision} (requests around it: ${id === undefined ? '?' : requestsTo(id, e.revision) || 'none'}): ${Buffer.from(v ?? new Uint8Array()).subarray(0, 600).toString('utf8')}`);
       } else count(why);
       if (ids !== undefined && why !== undefined && why.startsWith('acknowledged')) touchedByAck.add(ids);
     }

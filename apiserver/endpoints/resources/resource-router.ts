@@ -6,6 +6,7 @@
 import type { Verb } from '../../api/object.js';
 import { negotiateResponse, notAcceptableError, objectOffers, resourceConversions, type Negotiated } from '../../codec/negotiate.js';
 import { servesProtobuf } from '../../codec/protobuf/protobuf-codec.js';
+import { parseIncludeObject } from '../table/to-table.js';
 import { methodNotAllowed, notAcceptable, notFound } from '../../errors/constructors.js';
 import type { FeatureGates } from '../../features/feature-gates.js';
 import type { Naming } from '../../naming/naming.js';
@@ -66,11 +67,12 @@ const tracedFor = (ctx: AppContext, served: ServedResource): ServedResource =>
 /**
  * A PartialObjectMetadataList conversion of a verb that answers one object (or PartialObjectMetadata of a
  * list) cannot be served: 406 before the handler runs, so a write never happens behind a 406 (respond.ts
- * would refuse it only after the write).
+ * would refuse it only after the write). Likewise a Table's `includeObject` is checked first (400).
  */
-function checkConversionFits(negotiated: Negotiated, answersList: boolean): void {
+function checkConversionFits(negotiated: Negotiated, answersList: boolean, query: string): void {
   const t = negotiated.target;
   if (t === undefined) return;
+  if (t.kind === 'Table') parseIncludeObject(new URLSearchParams(query).get('includeObject'));
   if ((t.kind === 'PartialObjectMetadataList' && !answersList) || (t.kind === 'PartialObjectMetadata' && answersList)) {
     throw notAcceptable([`application/json;as=${answersList ? 'PartialObjectMetadataList' : 'PartialObjectMetadata'};g=${t.group};v=${t.version}`]);
   }
@@ -129,7 +131,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       ctx.state.responseOffers = subOffers;
       const negotiatedScale = negotiateResponse(ctx.get('Accept') || undefined, subOffers, resourceConversions(o.naming));
       if (negotiatedScale === undefined) throw notAcceptableError(subOffers);
-      checkConversionFits(negotiatedScale, false);
+      checkConversionFits(negotiatedScale, false, ctx.querystring);
       await handleScale(scope, strategy.scale);
       return;
     }
@@ -154,7 +156,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     if (verb !== 'watch') {
       const negotiated = negotiateResponse(ctx.get('Accept') || undefined, offers, resourceConversions(o.naming));
       if (negotiated === undefined) throw notAcceptableError(offers);
-      checkConversionFits(negotiated, verb === 'list' || verb === 'deletecollection');
+      checkConversionFits(negotiated, verb === 'list' || verb === 'deletecollection', ctx.querystring);
     }
     const query = new URLSearchParams(ctx.querystring);
     const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
