@@ -19,7 +19,8 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { goJsonSyntaxError, goJsonValueType, goQuote } from './go-json.js';
-import { isJsonObject, parseApiVersion, type JsonObject } from './group-version.js';
+import { parseApiVersion, type JsonObject } from './group-version.js';
+import { isObject } from '../../api/json.js';
 
 export type ReviewVersion = 'v1' | 'v1beta1';
 
@@ -58,7 +59,7 @@ function decodeBody(text: string): unknown {
     throw new ReviewError(`error converting YAML to JSON: yaml: ${first}`);
   }
   if (value === null || value === undefined) return {};
-  if (!isJsonObject(value)) {
+  if (!isObject(value)) {
     throw new ReviewError(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonValueType(value)} into Go value of type ${TYPE_META_STRUCT}`);
   }
   return value;
@@ -91,15 +92,15 @@ export function readConversionReview(text: string, group: string, sent: ReviewVe
 
   const pkg = sent;
   const response = body['response'];
-  if (response !== undefined && response !== null && !isJsonObject(response)) throw typeError(response, 'response', `${pkg}.ConversionResponse`);
-  const uidValue = isJsonObject(response) ? response['uid'] : undefined;
+  if (response !== undefined && response !== null && !isObject(response)) throw typeError(response, 'response', `${pkg}.ConversionResponse`);
+  const uidValue = isObject(response) ? response['uid'] : undefined;
   if (uidValue !== undefined && uidValue !== null && typeof uidValue !== 'string') throw typeError(uidValue, 'response.uid', 'types.UID');
-  const objects = isJsonObject(response) ? response['convertedObjects'] : undefined;
+  const objects = isObject(response) ? response['convertedObjects'] : undefined;
   if (objects !== undefined && objects !== null && !Array.isArray(objects)) throw typeError(objects, 'response.convertedObjects', '[]runtime.RawExtension');
-  const result = isJsonObject(response) ? response['result'] : undefined;
-  if (result !== undefined && result !== null && !isJsonObject(result)) throw typeError(result, 'response.result', 'v1.Status');
-  const status = isJsonObject(result) ? result['status'] : undefined;
-  const message = isJsonObject(result) ? result['message'] : undefined;
+  const result = isObject(response) ? response['result'] : undefined;
+  if (result !== undefined && result !== null && !isObject(result)) throw typeError(result, 'response.result', 'v1.Status');
+  const status = isObject(result) ? result['status'] : undefined;
+  const message = isObject(result) ? result['message'] : undefined;
   if (status !== undefined && status !== null && typeof status !== 'string') throw typeError(status, 'response.result.status', 'string');
   if (message !== undefined && message !== null && typeof message !== 'string') throw typeError(message, 'response.result.message', 'string');
 
@@ -109,7 +110,7 @@ export function readConversionReview(text: string, group: string, sent: ReviewVe
     const got = `${gotGv.group}/${gotGv.version}, Kind=${kind}`;
     if (got !== expected) throw new ReviewError(`expected webhook response of ${expected}, got ${got}`);
   }
-  if (!isJsonObject(response)) throw new ReviewError('no response provided');
+  if (!isObject(response)) throw new ReviewError('no response provided');
   if (sent === 'v1') {
     const gotUid = typeof uidValue === 'string' ? uidValue : '';
     if (gotUid !== uid) throw new ReviewError(`expected response.uid=${goQuote(uid)}, got ${goQuote(gotUid)}`);
@@ -124,7 +125,7 @@ export function readConversionReview(text: string, group: string, sent: ReviewVe
 
 /** A converted object as `Unstructured.UnmarshalJSON` accepts it: a JSON object with a kind. */
 export function unstructuredObject(raw: unknown): JsonObject {
-  if (!isJsonObject(raw)) {
+  if (!isObject(raw)) {
     throw new ReviewError(`json: cannot unmarshal ${goJsonValueType(raw)} into Go value of type map[string]interface {}`);
   }
   if (typeof raw['kind'] !== 'string' || raw['kind'] === '') throw new ReviewError(`Object 'Kind' is missing in '${JSON.stringify(raw)}'`);

@@ -17,7 +17,8 @@
  * Indexes in messages count from 1, as upstream's do.
  */
 import { ConversionError } from './conversion-error.js';
-import { gvkString, groupVersionString, isJsonObject, objectGroupVersion, type GroupVersion, type JsonObject } from './group-version.js';
+import { gvkString, groupVersionString, objectGroupVersion, type GroupVersion, type JsonObject } from './group-version.js';
+import { isObject } from '../../api/json.js';
 import { noneConvert } from './none-converter.js';
 import { restoreObjectMeta, validateConvertedObject } from './metadata-restore.js';
 
@@ -99,7 +100,7 @@ async function convertItems(
     const candidate = converted[index]!;
     index++;
     const at = `conversion for ${inGvk} returned invalid converted object at index ${index}`;
-    if (!isJsonObject(candidate)) throw new ConversionError(`${at}: invalid type`);
+    if (!isObject(candidate)) throw new ConversionError(`${at}: invalid type`);
     const got = objectGroupVersion(candidate);
     if (got.group !== target.group || got.version !== target.version) {
       throw new ConversionError(`${at}: invalid groupVersion (expected ${desired}, received ${groupVersionString(got)})`);

@@ -3,6 +3,7 @@
  * `GroupVersionKind.String()` is `<group>/<version>, Kind=<kind>` (always with the slash, so an empty one
  * reads `/, Kind=`), `GroupVersion.String()` is `<version>` for the core group, else `<group>/<version>`.
  */
+import { isObject, type JsonObject } from '../../api/json.js';
 
 export interface GroupVersion {
   readonly group: string;
@@ -28,7 +29,7 @@ export function groupVersionString(gv: GroupVersion): string {
 
 /** The string fields `apiVersion` and `kind` of a JSON object (`''` when absent or not strings). */
 export function typeMeta(obj: unknown): { apiVersion: string; kind: string } {
-  const o = isJsonObject(obj) ? obj : {};
+  const o = isObject(obj) ? obj : {};
   return {
     apiVersion: typeof o['apiVersion'] === 'string' ? o['apiVersion'] : '',
     kind: typeof o['kind'] === 'string' ? o['kind'] : '',
@@ -46,8 +47,4 @@ export function gvkString(obj: unknown): string {
   return `${gv.group}/${gv.version}, Kind=${typeMeta(obj).kind}`;
 }
 
-export type JsonObject = Record<string, unknown>;
-
-export function isJsonObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export type { JsonObject };

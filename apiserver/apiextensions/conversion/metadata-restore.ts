@@ -8,11 +8,12 @@ import { invalidValue, errorString, type FieldError } from '../../validation/fie
 import { isQualifiedName, isValidLabelValue } from '../../validation/names.js';
 import { TOTAL_ANNOTATION_SIZE_LIMIT } from '../../validation/object-meta.js';
 import { goTypeName } from './go-json.js';
-import { isJsonObject, type JsonObject } from './group-version.js';
+import { type JsonObject } from './group-version.js';
+import { isObject } from '../../api/json.js';
 
 function metaString(obj: JsonObject, field: string): string {
   const meta = obj['metadata'];
-  if (!isJsonObject(meta)) return '';
+  if (!isObject(meta)) return '';
   const v = meta[field];
   return typeof v === 'string' ? v : '';
 }
@@ -73,8 +74,8 @@ export function restoreObjectMeta(original: JsonObject, converted: JsonObject): 
   if (!hasConverted) return { error: 'missing metadata in converted object' };
   const convertedMeta = converted['metadata'];
   const originalMeta = hasOriginal ? original['metadata'] : {};
-  if (!isJsonObject(convertedMeta)) return { error: `invalid metadata of type ${goTypeName(convertedMeta)} in converted object` };
-  if (!isJsonObject(originalMeta)) return { error: `invalid metadata of type ${goTypeName(originalMeta)} in input object` };
+  if (!isObject(convertedMeta)) return { error: `invalid metadata of type ${goTypeName(convertedMeta)} in converted object` };
+  if (!isObject(originalMeta)) return { error: `invalid metadata of type ${goTypeName(originalMeta)} in input object` };
 
   const result: JsonObject = { ...originalMeta };
   for (const field of ['labels', 'annotations'] as const) {
@@ -83,8 +84,8 @@ export function restoreObjectMeta(original: JsonObject, converted: JsonObject): 
       delete result[field];
       continue;
     }
-    if (!isJsonObject(value)) return { error: `invalid metadata.${field} of type ${goTypeName(value)} in converted object` };
-    const before = isJsonObject(originalMeta[field]) ? (originalMeta[field] as JsonObject) : {};
+    if (!isObject(value)) return { error: `invalid metadata.${field} of type ${goTypeName(value)} in converted object` };
+    const before = isObject(originalMeta[field]) ? (originalMeta[field] as JsonObject) : {};
     let changed = Object.keys(before).length !== Object.keys(value).length;
     for (const [k, v] of Object.entries(value)) {
       if (typeof v !== 'string') return { error: `metadata.${field}[${k}] must be a string, but is ${goTypeName(v)} in converted object` };
