@@ -15,6 +15,7 @@
 import type { Naming } from '../naming/naming.js';
 import { parseYamlStrict } from '../schema/yaml-strict.js';
 import { errorString, invalidValue, notSupported, required, type FieldError } from '../validation/field-error.js';
+import { isObject } from '../api/json.js';
 
 export type AuditLevel = 'None' | 'Metadata' | 'Request' | 'RequestResponse';
 export type AuditStage = 'RequestReceived' | 'ResponseStarted' | 'ResponseComplete' | 'Panic';
@@ -110,7 +111,7 @@ function optionalBool(v: unknown, path: string, errors: FieldError[]): boolean |
 }
 
 function objectOf(v: unknown, path: string, errors: FieldError[]): Record<string, unknown> | undefined {
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+  if (isObject(v)) return v;
   typeError(path, 'an object', v, errors);
   return undefined;
 }

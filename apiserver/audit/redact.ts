@@ -15,6 +15,7 @@
  */
 import type { Naming } from '../naming/naming.js';
 import type { RequestInfo } from '../request/request-info.js';
+import { isObject } from '../api/json.js';
 
 export const REDACTED = '<redacted>';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -35,12 +36,8 @@ export function sensitivityOf(info: RequestInfo, naming: Naming): Sensitivity {
 
 type Obj = Record<string, unknown>;
 
-function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function mapValues(m: unknown): unknown {
-  if (!isObj(m)) return m;
+  if (!isObject(m)) return m;
   const out: Obj = {};
   for (const k of Object.keys(m)) out[k] = REDACTED;
   return out;
@@ -48,7 +45,7 @@ function mapValues(m: unknown): unknown {
 
 function withoutManagedFieldsOne(o: Obj): Obj {
   const meta = o.metadata;
-  if (!isObj(meta) || !('managedFields' in meta)) return o;
+  if (!isObject(meta) || !('managedFields' in meta)) return o;
   const { managedFields: _dropped, ...rest } = meta;
   return { ...o, metadata: rest };
 }
@@ -58,7 +55,7 @@ function redactSecret(o: Obj): Obj {
   if ('data' in o) out.data = mapValues(o.data);
   if ('stringData' in o) out.stringData = mapValues(o.stringData);
   const meta = o.metadata;
-  if (isObj(meta) && isObj(meta.annotations) && LAST_APPLIED in meta.annotations) {
+  if (isObject(meta) && isObject(meta.annotations) && LAST_APPLIED in meta.annotations) {
     out.metadata = { ...meta, annotations: { ...meta.annotations, [LAST_APPLIED]: REDACTED } };
   }
   return out;
@@ -66,7 +63,7 @@ function redactSecret(o: Obj): Obj {
 
 function redactAt(o: Obj, field: 'spec' | 'status'): Obj {
   const part = o[field];
-  if (!isObj(part) || !('token' in part)) return o;
+  if (!isObject(part) || !('token' in part)) return o;
   return { ...o, [field]: { ...part, token: REDACTED } };
 }
 
@@ -87,17 +84,17 @@ export function auditView(value: unknown, omitManagedFields: boolean, sensitivit
   if (Array.isArray(value)) {
     // A JSON patch: its values are parts of the object, any of which may be secret data.
     if (sensitivity !== 'secret') return value;
-    return value.map((op) => (isObj(op) && 'value' in op ? { ...op, value: REDACTED } : op));
+    return value.map((op) => (isObject(op) && 'value' in op ? { ...op, value: REDACTED } : op));
   }
-  if (!isObj(value)) return value;
+  if (!isObject(value)) return value;
   if (value.kind === 'Status') return value;
   if (Array.isArray(value.items)) {
-    return { ...value, items: value.items.map((item) => (isObj(item) ? one(item, omitManagedFields, sensitivity) : item)) };
+    return { ...value, items: value.items.map((item) => (isObject(item) ? one(item, omitManagedFields, sensitivity) : item)) };
   }
   if (value.kind === 'Table' && Array.isArray(value.rows)) {
     return {
       ...value,
-      rows: value.rows.map((row) => (isObj(row) && isObj(row.object) ? { ...row, object: one(row.object, omitManagedFields, sensitivity) } : row)),
+      rows: value.rows.map((row) => (isObject(row) && isObject(row.object) ? { ...row, object: one(row.object, omitManagedFields, sensitivity) } : row)),
     };
   }
   return one(value, omitManagedFields, sensitivity);

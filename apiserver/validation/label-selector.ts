@@ -4,10 +4,11 @@
  */
 import { forbidden, invalidValue, required, type FieldError, type FieldPath } from './field-error.js';
 import { isQualifiedName, isValidLabelValue } from './names.js';
+import { isObject } from '../api/json.js';
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-const record = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const record = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {});
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 export function validateLabelSelector(selector: unknown, path: FieldPath): FieldError[] {

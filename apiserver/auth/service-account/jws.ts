@@ -9,6 +9,7 @@
  */
 import { sign, verify, type KeyObject } from 'node:crypto';
 import type { SigningAlgorithm, SigningKey, VerificationKey } from './keys.js';
+import { isObject } from '../../api/json.js';
 
 const hashOf: Record<SigningAlgorithm, string> = { RS256: 'sha256', ES256: 'sha256', ES384: 'sha384', ES512: 'sha512' };
 
@@ -46,7 +47,7 @@ function decodeJsonPart(part: string): Record<string, unknown> | undefined {
   if (!b64urlPart.test(part)) return undefined;
   try {
     const v: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return isObject(v) ? v : undefined;
   } catch {
     return undefined;
   }

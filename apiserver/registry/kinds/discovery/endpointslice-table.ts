@@ -7,9 +7,10 @@
 import type { KubeObject } from '../../../api/object.js';
 import type { TableConvention } from '../../kind-strategy.js';
 import { ageCell, ageColumn, column, nameCell, nameColumn, table } from '../shared/table.js';
+import { isObject } from '../../../api/json.js';
 
 type Rec = Record<string, unknown>;
-const record = (v: unknown): Rec | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : undefined);
+const record = (v: unknown): Rec | undefined => (isObject(v) ? v : undefined);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const MAX_SHOWN = 3;
 

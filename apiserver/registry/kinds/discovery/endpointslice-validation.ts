@@ -28,6 +28,7 @@ import {
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../../validation/names.js';
 import { validateLabels } from '../core/pod/validate-metadata.js';
 import { endpointIPProblems, parseIP } from './endpoint-ip.js';
+import { isObject } from '../../../api/json.js';
 
 export const ADDRESS_TYPES = Object.freeze(['FQDN', 'IPv4', 'IPv6']);
 const PROTOCOLS = Object.freeze(['SCTP', 'TCP', 'UDP']);
@@ -38,7 +39,7 @@ const MAX_TOPOLOGY_LABELS = 16;
 const MAX_ZONE_HINTS = 8;
 
 type Rec = Record<string, unknown>;
-const record = (v: unknown): Rec | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : undefined);
+const record = (v: unknown): Rec | undefined => (isObject(v) ? v : undefined);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 

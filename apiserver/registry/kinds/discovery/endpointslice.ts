@@ -14,6 +14,7 @@ import { jsonEqual } from '../../patch/json-value.js';
 import { ENDPOINT_SLICE_FIELDS, ENDPOINT_SLICE_PROPERTIES } from './endpointslice-schema.js';
 import { endpointSliceTable } from './endpointslice-table.js';
 import { validateEndpointSlice, validateEndpointSliceUpdate } from './endpointslice-validation.js';
+import { isObject } from '../../../api/json.js';
 
 const schema = kindSchema(
   'EndpointSlice represents a subset of the endpoints that implement a service. For a given service there may be multiple EndpointSlice objects, selected by labels, which must be joined to produce the full set of endpoints.',
@@ -26,7 +27,7 @@ const schema = kindSchema(
 function dropTopology(slice: KubeObject): void {
   if (!Array.isArray(slice.endpoints)) return;
   for (const ep of slice.endpoints as unknown[]) {
-    if (ep !== null && typeof ep === 'object' && !Array.isArray(ep)) delete (ep as Record<string, unknown>).deprecatedTopology;
+    if (isObject(ep)) delete ep.deprecatedTopology;
   }
 }
 

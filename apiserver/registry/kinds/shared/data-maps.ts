@@ -4,6 +4,7 @@
  */
 import { invalidValue, FieldPath, type FieldError } from '../../../validation/field-error.js';
 import { isConfigMapKey } from '../../../validation/names.js';
+import { isObject } from '../../../api/json.js';
 
 /** Kubernetes' MaxSecretSize, also the ConfigMap limit: 1 MiB of values in total. */
 export const MAX_DATA_SIZE = 1024 * 1024;
@@ -34,7 +35,7 @@ export const stringSize: ValueSize = (v) => (typeof v === 'string' ? Buffer.byte
 
 /** A map-valued field as a record, or undefined when absent or not an object. */
 export function asMap(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return isObject(value) ? value : undefined;
 }
 
 /**
