@@ -1,5 +1,6 @@
 /**
- * Every non-resource path the server answers, as data: the authorization matrix of the security tests
+ * Every non-resource path the server answers, as data: the request metrics fold paths into labels by it
+ * (metrics/request-metrics.ts), and the authorization matrix of the security tests
  * (test/security/authorization-matrix.test.ts) enumerates these besides the resource routes it reads from
  * the OpenAPI documents, and checks that this list and what the server answers agree (each template
  * answered, kube's other well-known non-resource paths 404). A new non-resource endpoint belongs here.

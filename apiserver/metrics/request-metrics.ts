@@ -25,6 +25,7 @@
 import type { Registry } from 'prom-client';
 import type { ServedResource } from '../registry/served-resources.js';
 import { deprecationOf } from '../endpoints/resources/deprecation.js';
+import { nonResourcePaths } from '../endpoints/non-resource-paths.js';
 import type { Naming } from '../naming/naming.js';
 import type { RequestInfo } from '../request/request-info.js';
 import {
@@ -93,17 +94,21 @@ export interface WatchEventCells {
   readonly sizes: HistogramCell;
 }
 
-const fixedNonResourcePaths = new Set([
-  '/api', '/apis', '/healthz', '/livez', '/readyz', '/version', '/metrics', '/openapi/v2', '/openapi/v3',
-  '/.well-known/openid-configuration', '/openid/v1/jwks',
-]);
+// The label set follows the served non-resource paths: exact paths keep their name, a template keeps the part
+// before its first placeholder (`/apis/{group}/{version}` folds into `/apis/*`); `/version/` is `/version`.
+const fixedNonResourcePaths = new Set(
+  nonResourcePaths.filter((p) => !p.path.includes('{')).map((p) => p.path.replace(/(.)\/$/, '$1')),
+);
+const nonResourcePrefixes = [
+  ...new Set(nonResourcePaths.filter((p) => p.path.includes('{')).map((p) => p.path.slice(0, p.path.indexOf('{')))),
+];
 
 /** A non-resource path as a bounded `subresource` value (see the file comment). */
 export function nonResourcePathLabel(path: string): string {
   if (fixedNonResourcePaths.has(path)) return path;
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
   if (fixedNonResourcePaths.has(trimmed)) return trimmed;
-  for (const prefix of ['/apis/', '/api/', '/openapi/v3/', '/healthz/', '/livez/', '/readyz/']) {
+  for (const prefix of nonResourcePrefixes) {
     if (path.startsWith(prefix)) return `${prefix}*`;
   }
   return 'other';
