@@ -92,7 +92,9 @@ function asJson(text: string, detectDuplicates: boolean, maxDepth: number): Stri
 const NOT_JSON_TAGS = new Set(['binary', 'timestamp', 'set', 'omap', 'pairs'].map((t) => `tag:yaml.org,2002:${t}`));
 
 function composeOne(tokens: readonly CST.Token[], length: number): Document.Parsed {
-  const composer = new Composer({ version: '1.1', uniqueKeys: false, customTags: (tags) => tags.filter((t) => typeof t === 'string' || !NOT_JSON_TAGS.has(t.tag)) });
+  // logLevel 'error': a map key that is a collection is stringified as go-yaml's would be turned into text, and the
+  // library would also print a process warning per such request (stderr noise any client could cause).
+  const composer = new Composer({ version: '1.1', uniqueKeys: false, logLevel: 'error', customTags: (tags) => tags.filter((t) => typeof t === 'string' || !NOT_JSON_TAGS.has(t.tag)) });
   let doc: Document.Parsed | undefined;
   for (const d of composer.compose(tokens, true, length)) {
     if (doc === undefined) doc = d;

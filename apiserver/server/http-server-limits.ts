@@ -16,6 +16,7 @@
  * a final `chunked`, malformed chunks: 400 and the connection closed (test/e2e/bad-input/smuggling.test.ts).
  */
 import type { Server, ServerOptions } from 'node:https';
+import type { Duplex } from 'node:stream';
 
 export interface HttpServerLimits {
   /** Request line plus headers, in bytes; past it 431 and the connection closed. */
@@ -68,4 +69,22 @@ export function httpServerOptions(limits: HttpServerLimits): ServerOptions {
 export function applyHttpServerLimits(server: Server, limits: HttpServerLimits): void {
   server.keepAliveTimeout = limits.idleTimeoutMs;
   server.maxHeadersCount = 0;
+  server.on('connect', refuseConnect);
+}
+
+const connectRefusal = JSON.stringify({
+  kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+  message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', code: 405,
+});
+
+/**
+ * An HTTP CONNECT request: Node hands it to a `connect` listener (without one it closes the socket with no
+ * answer). The API has no route for it, so it is kube's 405 Status, and the connection is closed because
+ * the request is not passed to the app.
+ */
+function refuseConnect(_req: unknown, socket: Duplex): void {
+  socket.end(
+    'HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nConnection: close\r\n'
+      + `Content-Length: ${Buffer.byteLength(connectRefusal)}\r\n\r\n${connectRefusal}`,
+  );
 }

@@ -76,6 +76,15 @@ export function fuzzClient(base: string, ca: string, maxSockets: number): FuzzCl
           r.destroy();
         }, deadlineMs);
         r.on('error', (e: NodeJS.ErrnoException) => finish(e.code ?? e.message));
+        // The answer to a CONNECT arrives as 'connect' (its body is read from the socket the server closes).
+        r.on('connect', (res, socket, head) => {
+          status = res.statusCode ?? 0;
+          headers = res.headers;
+          chunks.push(head);
+          socket.on('data', (c: Buffer) => chunks.push(c));
+          socket.on('end', () => finish());
+          socket.on('error', (e: NodeJS.ErrnoException) => finish(e.code ?? e.message));
+        });
         r.end(req.body);
       });
     },

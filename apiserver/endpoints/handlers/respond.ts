@@ -6,6 +6,7 @@
  * protobuf, as Kubernetes).
  */
 import type { KubeList, KubeObject } from '../../api/object.js';
+import { recordWarnings } from './warnings.js';
 import type { Schema } from '../../schema/schema.js';
 import { encodeJson, encodeYaml, wantsPretty } from '../../codec/encode.js';
 import { gzipBody, shouldGzip } from '../../codec/gzip.js';
@@ -32,32 +33,9 @@ export type ResponseBody =
   /** A Status or another body served as it is (no conversions). */
   | { readonly type: 'raw'; readonly value: unknown };
 
-const CONTROL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/**
- * Quotes a warning as an RFC 7234 warn-text (`299 - "..."`), escaping quotes and backslashes, control
- * characters as Go's strconv.Quote does (`\n`, `\x00`), and every other non-ASCII character as Go's
- * QuoteToASCII does (`\u00e9`, `\U0001f600`; a lone surrogate as `\ufffd`). A warning may quote a client's
- * field name, and a header cannot carry control characters (Node throws: a 500) nor, from Node, reliably
- * carry non-ASCII ones (their bytes depend on how the body is written); kube sends those as UTF-8.
- */
-export function warningHeader(text: string): string {
-  const quoted = text
-    .replace(/[\\"]/g, (c) => `\\${c}`)
-    .replace(/[\u0000-\u001f\u007f]/g, (c) => CONTROL_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
-    .replace(/[\ud800-\udbff][\udc00-\udfff]|[^\u0000-\u007f]/g, (c) => {
-      const cp = c.codePointAt(0)!;
-      if (cp >= 0xd800 && cp <= 0xdfff) return '\\ufffd';
-      return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
-    });
-  return `299 - "${quoted}"`;
-}
-
+/** Adds the warnings to the response (deduplicated and bounded as kube's recorder: `warnings.ts`). */
 export function addWarnings(scope: RequestScope, warnings: readonly string[]): void {
-  if (warnings.length === 0) return;
-  const existing = scope.ctx.response.get('Warning');
-  const prior = existing === '' || existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
-  scope.ctx.set('Warning', [...prior, ...warnings.map(warningHeader)]);
+  recordWarnings(scope.ctx, warnings);
 }
 
 export async function respond(scope: RequestScope, status: number, body: ResponseBody, compress = false): Promise<void> {

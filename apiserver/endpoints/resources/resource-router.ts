@@ -25,7 +25,7 @@ import { handlePatch } from '../handlers/patch.js';
 import type { RequestScope } from '../handlers/request-scope.js';
 import { handleUpdate } from '../handlers/update.js';
 import { handleScale, scaleScope, scaleVerbs } from '../handlers/scale.js';
-import { warningHeader } from '../handlers/respond.js';
+import { recordWarnings } from '../handlers/warnings.js';
 import type { ServedResource, ServedResources } from '../../registry/served-resources.js';
 import { tracedResource } from '../../tracing/traced-resource.js';
 import { deprecationOf } from './deprecation.js';
@@ -92,7 +92,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     // metric is the metrics filter's).
     const deprecation = deprecationOf(served, o.naming);
     if (deprecation !== undefined) {
-      ctx.append('Warning', warningHeader(deprecation.warning));
+      recordWarnings(ctx, [deprecation.warning]);
       const annotations = (ctx.state.auditAnnotations ??= {});
       annotations[o.naming.key('deprecated')] = 'true';
       if (deprecation.removedRelease !== '') annotations[o.naming.key('removed-release')] = deprecation.removedRelease;
