@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describeEtcd } from '../harness/describe-etcd.js';
+import { eventually } from '../server/helpers.js';
 
 const [memory] = backends().filter((b) => b.name === 'memory');
 let api: TestApi;
@@ -171,5 +172,37 @@ describe('a /watch/ path with a method other than GET', () => {
     }
     const get = await api.request('GET', `/api/v1/watch/namespaces/${ns}/configmaps`, { query: { timeoutSeconds: '1' } });
     expect(get.status).toBe(200);
+  });
+});
+
+describe('a custom resource whose metadata members have the wrong type', () => {
+  it('is 400 as a decoding error on create, update and apply (ObjectMeta validation iterated a number: 500)', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.platform.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.meta.example.com' },
+      spec: {
+        group: 'meta.example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object' } } } } }],
+      },
+    };
+    expect((await api.request('POST', '/apis/apiextensions.platform.io/v1/customresourcedefinitions', { body: crd })).status).toBe(201);
+    const path = `/apis/meta.example.com/v1/namespaces/${ns}/gadgets`;
+    await eventually(async () => (await api.request('GET', path)).status === 200, 'gadgets served', 20_000);
+    const gadget = (meta: Record<string, unknown>) => ({ apiVersion: 'meta.example.com/v1', kind: 'Gadget', metadata: { name: 'g', ...meta }, spec: {} });
+    const refused = await api.request('POST', path, { body: gadget({ finalizers: 42 }) });
+    expect(refused.status).toBe(400);
+    expect(refused.json().message).toContain('json: cannot unmarshal number into Go struct field Gadget.metadata.finalizers of type []string');
+    expect((await api.request('POST', path, { body: gadget({}) })).status).toBe(201);
+    const stored = (await api.request('GET', `${path}/g`)).json();
+    for (const meta of [{ finalizers: 42 }, { labels: 'x' }, { ownerReferences: { a: 1 } }]) {
+      const put = await api.request('PUT', `${path}/g`, { body: { ...stored, metadata: { ...stored.metadata, ...meta } } });
+      expect({ meta, status: put.status }).toEqual({ meta, status: 400 });
+    }
+    const apply = await api.request('PATCH', `${path}/g`, {
+      query: { fieldManager: 'fuzz', force: 'true' },
+      headers: { 'Content-Type': 'application/apply-patch+yaml' },
+      body: 'apiVersion: meta.example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n  finalizers: 42\nspec: {}\n',
+    });
+    expect(apply.status).toBe(400);
+    expect((await api.request('GET', `${path}/g`)).json().metadata.resourceVersion).toBe(stored.metadata.resourceVersion);
   });
 });

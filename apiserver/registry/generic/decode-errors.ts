@@ -3,7 +3,7 @@
  * a boolean, an object for a string, 2^40 for an int32) fails decoding with 400 BadRequest, before any
  * validation: `Job in version "v1" cannot be handled as a Job: json: cannot unmarshal string into Go struct
  * field Job.spec.suspend of type bool`. Custom resources are decoded as unstructured JSON and keep the schema's
- * 422 for the same mistake (registry `validationStyle` `crd` never gets here).
+ * 422 for the same mistake, except in `metadata`, which Kubernetes decodes into the typed ObjectMeta for them too.
  *
  * The schema walk already finds these values (FieldValueTypeInvalid, and the int32/int64 range checks), so
  * this is a reading of the first such error, not a second walk: Go's decoder stops at the first one too.

@@ -24,14 +24,20 @@ import type { RegistryContext } from './registry-context.js';
  * built-in kind is a decoding error in Kubernetes: thrown here as its 400 (decode-errors.ts).
  */
 function schemaErrors(ctx: RegistryContext, obj: KubeObject, old: KubeObject | undefined): FieldError[] {
-  if (ctx.validationStyle === 'crd' && old !== undefined) return validateValueUpdate(obj, old, ctx.strategy.schema, { style: ctx.validationStyle }).errors;
-  const errs = validateValue(obj, ctx.strategy.schema, undefined, { style: ctx.validationStyle });
-  if (ctx.validationStyle === 'builtin' && errs.length > 0) {
-    const decoding = decodeError(ctx.gk, ctx.strategy.version, ctx.strategy.schema, errs);
+  const errs = ctx.validationStyle === 'crd' && old !== undefined
+    ? validateValueUpdate(obj, old, ctx.strategy.schema, { style: ctx.validationStyle }).errors
+    : validateValue(obj, ctx.strategy.schema, undefined, { style: ctx.validationStyle });
+  if (errs.length > 0) {
+    // ObjectMeta is a typed struct for custom resources too (Kubernetes decodes their metadata into it), and
+    // the ObjectMeta rules below read its members as typed: a mistyped member is the decoding error.
+    const decoding = decodeError(ctx.gk, ctx.strategy.version, ctx.strategy.schema,
+      ctx.validationStyle === 'builtin' ? errs : errs.filter(isMetadataError));
     if (decoding !== undefined) throw decoding;
   }
   return errs;
 }
+
+const isMetadataError = (e: FieldError): boolean => e.field === 'metadata' || e.field.startsWith('metadata.');
 
 /**
  * Whether a schema error is one ObjectMeta validation makes itself, in Kubernetes' words: the members an
