@@ -3,7 +3,7 @@
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
  *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd, admission, kinds, observability,
- *                       cluster, freeze, encryption)
+ *                       cluster, restart, freeze, encryption, bad-input)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
  *   --server=dist|tsx   how parts http, cache, patch, media and auth run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
@@ -25,6 +25,7 @@ import { benchHttp } from './http.js';
 import { benchMedia } from './media.js';
 import { benchPatch } from './patch.js';
 import { benchRestart } from './restart.js';
+import { benchBadInput } from './bad-input.js';
 import { benchCache } from './watch-cache.js';
 import type { ServerMode } from './server-process.js';
 import { benchStores } from './store.js';
@@ -54,6 +55,8 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   freeze: ({ scale }) => benchFreeze({ scale }),
   // Encryption at rest: each provider alone, and Secret create/GET through a server in process.
   encryption: ({ scale }) => benchEncryption({ scale }),
+  // How long the decoders take to refuse pathological bodies (in process, no server).
+  'bad-input': ({ scale }) => benchBadInput({ scale }),
 };
 
 function etcdVersion(): string {

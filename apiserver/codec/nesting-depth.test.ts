@@ -39,11 +39,9 @@ describe('parseJsonStrict depth limit', () => {
     expect(thrown(() => parseJsonStrict(arrays(1_000_000), detect))).toEqual({ code: 400, message: `error decoding JSON: invalid character '[' exceeded max depth` });
   });
 
-  it('a 3 MiB-deep body is refused in bounded time', () => {
+  it('a 3 MiB-deep body is refused (how fast: make bench part bad-input)', () => {
     const text = arrays(1.5 * 1024 * 1024);
-    const t0 = performance.now();
     expect(thrown(() => parseJsonStrict(text, false)).code).toBe(400);
-    expect(performance.now() - t0).toBeLessThan(2000);
   });
 });
 

@@ -39,10 +39,8 @@ describe('parseYamlStrict bounds', () => {
     ['flow sequences', flow(200_000)],
     ['flow maps', flowMaps(100_000)],
     ['block sequences', blockSeqs(200_000)],
-  ])('%s far past the default limit: 400, no stack overflow, bounded time', (_what, text) => {
-    const t0 = performance.now();
+  ])('%s far past the default limit: 400, no stack overflow', (_what, text) => {
     expect(thrown(() => parseYamlStrict(text))).toEqual({ code: 400, message: 'error decoding YAML: exceeded max depth of 500' });
-    expect(performance.now() - t0).toBeLessThan(5000);
   });
 
   it('the default limit itself decodes', () => {
@@ -62,9 +60,7 @@ describe('parseYamlStrict bounds', () => {
       const name = String.fromCharCode(97 + i);
       lines.push(`${name}: &${name} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
     }
-    const t0 = performance.now();
     expect(thrown(() => parseYamlStrict(lines.join('\n')))).toEqual({ code: 400, message: 'error decoding YAML: document contains excessive aliasing' });
-    expect(performance.now() - t0).toBeLessThan(1000);
   });
 
   it('one big anchor referenced many times (no alias inside it) is refused by its expanded size', () => {
@@ -129,11 +125,9 @@ describe('textDepthBound', () => {
     expect(textDepthBound(twoSpaces + '\nc: 1\n  d: 1', 10)).toBe(false);
   });
 
-  it('answers a 3 MiB deep text in milliseconds', () => {
+  it('answers a 3 MiB deep text (how fast: make bench part bad-input)', () => {
     const text = '['.repeat(1_500_000) + ']'.repeat(1_500_000);
-    const t0 = performance.now();
     expect(textDepthBound(text, 500)).toBe(true);
-    expect(performance.now() - t0).toBeLessThan(200);
   });
 });
 

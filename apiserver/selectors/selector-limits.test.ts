@@ -26,13 +26,11 @@ describe('selector requirement limits', () => {
     const values = Array.from({ length: 50_000 }, (_, i) => `v${i}`);
     const s = parseLabelSelector(`app in (${values.join(',')}),tier notin (${values.join(',')})`);
     expect(s.requirements).toHaveLength(2);
-    const t0 = performance.now();
     let matched = 0;
     for (let i = 0; i < 10_000; i++) if (s.matches({ app: `v${i}`, tier: 'x' })) matched++;
     expect(matched).toBe(10_000);
     expect(s.matches({ app: 'nope' })).toBe(false);
     expect(s.matches({ app: 'v1', tier: 'v2' })).toBe(false);
-    expect(performance.now() - t0).toBeLessThan(200);
   });
 
   it('a field selector of 1001 terms is a 400; empty terms do not count', () => {
@@ -40,10 +38,8 @@ describe('selector requirement limits', () => {
     expect(thrown(() => parseFieldSelector(fields(maxSelectorRequirements + 1)))).toEqual({ code: 400, message: 'fieldSelector: Too many: 1001: must have at most 1000 requirements' });
   });
 
-  it('a 1 MiB selector is refused in milliseconds', () => {
-    const t0 = performance.now();
+  it('a 1 MiB selector is refused (how fast: make bench part bad-input)', () => {
     expect(thrown(() => parseLabelSelector('a,'.repeat(500_000) + 'a')).code).toBe(400);
     expect(thrown(() => parseFieldSelector('a=b,'.repeat(250_000))).code).toBe(400);
-    expect(performance.now() - t0).toBeLessThan(500);
   });
 });

@@ -19,29 +19,50 @@ function forms(value) {
   return [...new Set([value, b64, Buffer.from(value).toString('base64url'), encodeURIComponent(value)])];
 }
 
-/** label -> value: canaries and every registered secret. */
-function knownSecrets(dir) {
-  const secrets = new Map(Object.entries(canaries).map(([label, value]) => [value, label]));
+/**
+ * The secrets to look for, as `{ files, secrets }` groups (`secrets`: value -> label; `files`: the captured
+ * files to search, undefined for all). Canaries, admin tokens, keys: every file (they are random or planted,
+ * so a hit anywhere is a leak). Tokens of a `--token-auth-file` are fixture strings that tests also use as
+ * object and user names elsewhere (`sam-token`): they are looked for only in the output of the process that
+ * registered them (a spawned server's `proc-<pid>-*`, a jest worker's `worker-<pid>.log` and `audit-<pid>-*`),
+ * which is where that server could print them.
+ */
+function secretGroups(dir, logs) {
+  const everywhere = new Map(Object.entries(canaries).map(([label, value]) => [value, label]));
+  const scoped = new Map(); // owner prefix -> Map(value -> label)
   for (const f of fs.readdirSync(dir).filter((n) => n.startsWith('secrets-') && n.endsWith('.jsonl'))) {
+    const owner = f.slice('secrets-'.length, -'.jsonl'.length); // proc-<pid> or worker-<pid>
     for (const line of fs.readFileSync(path.join(dir, f), 'utf8').split('\n')) {
       if (line === '') continue;
       const { label, value } = JSON.parse(line);
-      if (typeof value === 'string' && value.length >= 8 && !secrets.has(value)) secrets.set(value, label);
+      if (typeof value !== 'string' || value.length < 8) continue;
+      if (!label.startsWith('token in ')) {
+        if (!everywhere.has(value)) everywhere.set(value, label);
+        continue;
+      }
+      if (!scoped.has(owner)) scoped.set(owner, new Map());
+      scoped.get(owner).set(value, label);
     }
   }
-  return secrets;
+  const groups = [{ files: logs, secrets: everywhere }];
+  for (const [owner, secrets] of scoped) {
+    const pid = owner.slice(owner.indexOf('-') + 1);
+    const files = owner.startsWith('proc-')
+      ? logs.filter((n) => n.startsWith(`${owner}-`))
+      : logs.filter((n) => n === `${owner}.log` || n.startsWith(`audit-${pid}-`));
+    if (files.length > 0) groups.push({ files, secrets });
+  }
+  return groups;
 }
 
-/** The hits (`file:line: secret`) of `dir`'s captured files; [] when none. */
-function scanCaptureDir(dir) {
-  const secrets = knownSecrets(dir);
+/** `file:line: label` for each needle (a secret in each of its forms) found in `files`. */
+function grepFor(dir, files, secrets) {
   const needles = new Map();
   for (const [value, label] of secrets) for (const f of forms(value)) if (!needles.has(f)) needles.set(f, label);
-  const logs = fs.readdirSync(dir).filter((n) => !n.startsWith('secrets-') && n !== 'needles.txt');
-  if (logs.length === 0 || needles.size === 0) return [];
+  if (files.length === 0 || needles.size === 0) return [];
   const patterns = path.join(dir, 'needles.txt');
   fs.writeFileSync(patterns, [...needles.keys()].join('\n') + '\n');
-  const grep = spawnSync('grep', ['-HnoF', '-f', patterns, '--', ...logs], {
+  const grep = spawnSync('grep', ['-HnoF', '-f', patterns, '--', ...files], {
     cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, LC_ALL: 'C' },
   });
   fs.rmSync(patterns);
@@ -51,6 +72,12 @@ function scanCaptureDir(dir) {
     const m = /^(.*?):(\d+):(.*)$/.exec(l);
     return m === null ? l : `${path.join(dir, m[1])}:${m[2]}: ${needles.get(m[3]) ?? 'a secret'}`;
   });
+}
+
+/** The hits (`file:line: secret`) of `dir`'s captured files; [] when none. */
+function scanCaptureDir(dir) {
+  const logs = fs.readdirSync(dir).filter((n) => !n.startsWith('secrets-') && n !== 'needles.txt');
+  return secretGroups(dir, logs).flatMap((g) => grepFor(dir, g.files, g.secrets));
 }
 
 /** Capture directories of earlier runs that were killed before their tear-down (their jest is gone). */

@@ -3,7 +3,7 @@
  * `maxNestingDepth` (500) is a 400 Status (JSON in Go's words, YAML in go-yaml's), on create, update, every
  * patch type, apply, delete bodies, and raw JSON inside protobuf; a body at the limit is served by every
  * write, read and watch path (the limit leaves the server's recursive code room on the stack). YAML alias
- * bombs and anchors containing themselves are 400s answered at once. Nothing is stored by a refused body.
+ * bombs and anchors containing themselves are 400s (how fast the decoders refuse them: make bench part bad-input). Nothing is stored by a refused body.
  */
 import { configMaps } from '../../../apiserver/registry/kinds/core/configmap.js';
 import { objectProtobuf } from '../../../apiserver/codec/protobuf/protobuf-codec.js';
@@ -116,11 +116,9 @@ describe('one level past the limit, and far past it', () => {
     ['block maps', () => blockYaml('too-deep', maxNestingDepth + 1)],
     ['flow sequences, 1 MiB deep', () => `apiVersion: ${w.group}/v1\nkind: Gadget\nmetadata: {name: x}\nspec: ${'['.repeat(1 << 20)}${']'.repeat(1 << 20)}\n`],
     ['block sequences, 500,000 deep', () => `apiVersion: ${w.group}/v1\nkind: Gadget\nmetadata: {name: x}\nspec:\n  ${'- '.repeat(500_000)}x\n`],
-  ])('YAML %s too deep: 400, answered at once', async (_what, make) => {
-    const t0 = performance.now();
+  ])('YAML %s too deep: 400', async (_what, make) => {
     const res = await w.api.request('POST', w.gadgets, { body: make(), headers: { 'Content-Type': 'application/yaml' } });
     expect(res.json()).toMatchObject(YAML_DEPTH);
-    expect(performance.now() - t0).toBeLessThan(5_000);
   });
 
   it('a JSON patch whose copies stack the object deeper than the limit: 400', async () => {
@@ -156,10 +154,8 @@ describe('YAML aliases', () => {
       const name = String.fromCharCode(97 + i);
       lines.push(`  ${name}: &${name} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
     }
-    const t0 = performance.now();
     const res = await post(lines.join('\n'));
     expect(res.json()).toMatchObject({ code: 400, message: 'error decoding YAML: document contains excessive aliasing' });
-    expect(performance.now() - t0).toBeLessThan(2_000);
     expect((await w.api.request('GET', `${cm()}/lol`)).status).toBe(404);
   });
 
