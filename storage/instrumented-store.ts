@@ -22,6 +22,7 @@
  * `compact`, `requestProgress`, `check`, `close`; they pass through.
  */
 import { StorageError } from './errors.js';
+import { ForwardingStore } from './forwarding-store.js';
 import type {
   Compare,
   DeleteResult,
@@ -32,8 +33,6 @@ import type {
   Store,
   TxnOp,
   TxnResult,
-  WatchBatch,
-  WatchOptions,
   WriteOptions,
   WriteResult,
 } from './interface.js';
@@ -98,72 +97,50 @@ export function instrumentStore(store: Store, type: string, instrumentation: Sto
 /** The clock of the timings: monotonic, milliseconds with sub-microsecond resolution. */
 const now = (): number => performance.now();
 
-class InstrumentedStore implements Store {
+class InstrumentedStore extends ForwardingStore {
   constructor(
-    private readonly inner: Store,
+    inner: Store,
     private readonly type: string,
     private readonly ops: Readonly<Record<StoreOperation, StoreCallRecorder>>,
     private readonly hook: StoreCallHook | undefined,
-  ) {}
+  ) {
+    super(inner);
+  }
 
-  get(key: string, options?: GetOptions): Promise<GetResult> {
+  override get(key: string, options?: GetOptions): Promise<GetResult> {
     const end = this.hook?.begin('get', this.type, key);
     return this.settle(this.ops.get, end, now(), this.inner.get(key, options));
   }
 
-  list(prefix: string, options?: ListOptions): Promise<ListResult> {
+  override list(prefix: string, options?: ListOptions): Promise<ListResult> {
     const op = options?.countOnly === true ? 'listWithCount' : 'list';
     const end = this.hook?.begin(op, this.type, prefix);
     return this.settle(this.ops[op], end, now(), this.inner.list(prefix, options));
   }
 
-  create(key: string, value: Uint8Array, options?: WriteOptions): Promise<WriteResult> {
+  override create(key: string, value: Uint8Array, options?: WriteOptions): Promise<WriteResult> {
     const end = this.hook?.begin('create', this.type, key);
     return this.settle(this.ops.create, end, now(), this.inner.create(key, value, options));
   }
 
-  update(key: string, value: Uint8Array, expectedModRevision: number, options?: WriteOptions): Promise<WriteResult> {
+  override update(key: string, value: Uint8Array, expectedModRevision: number, options?: WriteOptions): Promise<WriteResult> {
     const end = this.hook?.begin('update', this.type, key);
     return this.settle(this.ops.update, end, now(), this.inner.update(key, value, expectedModRevision, options));
   }
 
-  delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
+  override delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
     const end = this.hook?.begin('delete', this.type, key);
     return this.settle(this.ops.delete, end, now(), this.inner.delete(key, expectedModRevision));
   }
 
-  txn(compares: readonly Compare[], ops: readonly TxnOp[]): Promise<TxnResult> {
+  override txn(compares: readonly Compare[], ops: readonly TxnOp[]): Promise<TxnResult> {
     const end = this.hook?.begin('txn', this.type, compares[0]?.key ?? ops[0]?.key ?? '');
     return this.settle(this.ops.txn, end, now(), this.inner.txn(compares, ops));
   }
 
-  currentRevision(): Promise<number> {
+  override currentRevision(): Promise<number> {
     const end = this.hook?.begin('list', this.type, '');
     return this.settle(this.ops.list, end, now(), this.inner.currentRevision());
-  }
-
-  watch(prefix: string, options?: WatchOptions): AsyncIterable<WatchBatch> {
-    return this.inner.watch(prefix, options);
-  }
-
-  compactedRevision(): Promise<number> {
-    return this.inner.compactedRevision();
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision);
-  }
-
-  requestProgress(): Promise<void> {
-    return this.inner.requestProgress();
-  }
-
-  check(): Promise<void> {
-    return this.inner.check();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 
   /**

@@ -26,6 +26,7 @@
  * authenticated data is the etcd key), so a value copied to another key does not decrypt.
  */
 import { StorageError, transformFailed } from './errors.js';
+import { ForwardingStore } from './forwarding-store.js';
 import type {
   Compare,
   DeleteResult,
@@ -71,44 +72,46 @@ export function transformStore(store: Store, transformerFor: TransformerForKey):
   return new TransformingStore(store, transformerFor);
 }
 
-class TransformingStore implements Store {
+class TransformingStore extends ForwardingStore {
   constructor(
-    private readonly inner: Store,
+    inner: Store,
     private readonly transformerFor: TransformerForKey,
-  ) {}
+  ) {
+    super(inner);
+  }
 
-  async get(key: string, options?: GetOptions): Promise<GetResult> {
+  override async get(key: string, options?: GetOptions): Promise<GetResult> {
     const res = await this.inner.get(key, options);
     return res.kv === undefined ? res : { kv: this.read(res.kv), revision: res.revision };
   }
 
-  async list(prefix: string, options?: ListOptions): Promise<ListResult> {
+  override async list(prefix: string, options?: ListOptions): Promise<ListResult> {
     const res = await this.inner.list(prefix, options);
     if (res.items.length === 0) return res;
     return { ...res, items: res.items.map((kv) => this.read(kv)) };
   }
 
-  create(key: string, value: Uint8Array, options?: WriteOptions): Promise<WriteResult> {
+  override create(key: string, value: Uint8Array, options?: WriteOptions): Promise<WriteResult> {
     return this.fixError(this.inner.create(key, this.write(key, value), options));
   }
 
-  update(key: string, value: Uint8Array, expectedModRevision: number, options?: WriteOptions): Promise<WriteResult> {
+  override update(key: string, value: Uint8Array, expectedModRevision: number, options?: WriteOptions): Promise<WriteResult> {
     return this.fixError(this.inner.update(key, this.write(key, value), expectedModRevision, options));
   }
 
-  async delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
+  override async delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
     const res = await this.fixError(this.inner.delete(key, expectedModRevision));
     return { revision: res.revision, prev: this.read(res.prev) };
   }
 
-  async txn(compares: readonly Compare[], ops: readonly TxnOp[]): Promise<TxnResult> {
+  override async txn(compares: readonly Compare[], ops: readonly TxnOp[]): Promise<TxnResult> {
     const stored = ops.map((op): TxnOp => (op.type === 'put' ? { type: 'put', key: op.key, value: this.write(op.key, op.value) } : op));
     const res = await this.inner.txn(compares, stored);
     if (res.current.length === 0) return res;
     return { ...res, current: res.current.map((kv) => (kv === undefined ? undefined : this.read(kv))) };
   }
 
-  watch(prefix: string, options?: WatchOptions): AsyncIterable<WatchBatch> {
+  override watch(prefix: string, options?: WatchOptions): AsyncIterable<WatchBatch> {
     const inner = this.inner.watch(prefix, options);
     const self = this;
     return {
@@ -122,30 +125,6 @@ class TransformingStore implements Store {
         }
       },
     };
-  }
-
-  currentRevision(): Promise<number> {
-    return this.inner.currentRevision();
-  }
-
-  compactedRevision(): Promise<number> {
-    return this.inner.compactedRevision();
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision);
-  }
-
-  requestProgress(): Promise<void> {
-    return this.inner.requestProgress();
-  }
-
-  check(): Promise<void> {
-    return this.inner.check();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 
   private readEvent(e: WatchEvent): WatchEvent {
