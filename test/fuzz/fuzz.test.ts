@@ -52,6 +52,8 @@ function report(backend: FuzzBackend, result: FuzzResult, store: StoreCheckResul
     for (const [why, n] of [...store.explained.entries()].sort()) lines.push(`  ${why}: ${n}`);
     lines.push(`  unexplained: ${store.unexplained.length}, phantom acknowledgements: ${store.phantomAcks.length}`);
   }
+  lines.push(`reads answered 503 (storage unavailable) whose repeat was answered: ${result.transientStorage.length}`);
+  for (const t of result.transientStorage.slice(0, 5)) lines.push('', `TRANSIENT STORAGE 503 ${t}`);
   for (const f of result.findings.slice(0, 20)) lines.push('', `FINDING ${f.what}`, f.request, `-> ${f.response}`);
   for (const u of store?.unexplained.slice(0, 20) ?? []) lines.push('', `UNEXPLAINED STORE EVENT ${u}`);
   for (const p of store?.phantomAcks.slice(0, 20) ?? []) lines.push('', `PHANTOM ACK ${p}`);
