@@ -1,7 +1,7 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { UserInfo } from '../auth/user-info.js';
 import type { RequestAccess } from '../authorization/access.js';
-import type { RequestInfo } from './request-info.js';
+import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import type { MediaOffer } from '../codec/negotiate.js';
 import type { RequestAudit } from '../audit/request-audit.js';
 import type { ServedResource } from '../registry/served-resources.js';
@@ -59,3 +59,8 @@ export interface RequestState {
 export type AppContext = ParameterizedContext<RequestState>;
 /** A filter of the chain: options in, a named async middleware out (Hono style). */
 export type Filter = Middleware<RequestState>;
+
+/** The request info of `ctx`, parsed once per request whichever filter or handler asks first. */
+export function requestInfoOf(ctx: AppContext): RequestInfo {
+  return (ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)));
+}

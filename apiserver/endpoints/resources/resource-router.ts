@@ -13,8 +13,7 @@ import type { Naming } from '../../naming/naming.js';
 import type { ServerServices } from '../../registry/kind-strategy.js';
 import { genericSubresourceOf } from '../../registry/kind-strategy.js';
 import type { AdmissionChain } from '../../admission/chain.js';
-import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
-import type { AppContext, Filter } from '../../request/request-state.js';
+import { requestInfoOf, type AppContext, type Filter } from '../../request/request-state.js';
 import { handleCreate } from '../handlers/create.js';
 import { handleConnectCreate } from '../handlers/connect.js';
 import { handleDelete, handleDeleteCollection } from '../handlers/delete.js';
@@ -52,12 +51,6 @@ export interface ResourceRouterOptions {
   readonly services?: ServerServices;
   /** The admission chain every write passes through. */
   readonly admission?: AdmissionChain;
-}
-
-/** The request info of `ctx`, parsed once per request. */
-export function requestInfoOf(ctx: AppContext): RequestInfo {
-  ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
-  return ctx.state.requestInfo;
 }
 
 /** What the handler of a sampled request uses: the resource with its store calls traced (tracing/traced-resource.ts). */

@@ -9,8 +9,8 @@ import { internalError } from '../../errors/constructors.js';
 import { statusBody, wireDetails } from '../../errors/status-body.js';
 import { isStatusError } from '../../errors/status-error.js';
 import type { Naming } from '../../naming/naming.js';
-import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
-import type { AppContext, Filter } from '../../request/request-state.js';
+import type { RequestInfo } from '../../request/request-info.js';
+import { requestInfoOf, type AppContext, type Filter } from '../../request/request-state.js';
 import { safeRequestUri } from '../../log/safe-query.js';
 
 export interface AuditFilterOptions {
@@ -106,10 +106,6 @@ export function failedAuthenticationAudit(o: AuditFilterOptions): (ctx: AppConte
     rec.fail({ message: failedAuthenticationMessage(ctx.req, new URLSearchParams(ctx.querystring)), code: 401 });
     rec.emit('ResponseStarted');
   };
-}
-
-function requestInfoOf(ctx: AppContext): RequestInfo {
-  return (ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)));
 }
 
 function newRecord(ctx: AppContext, o: AuditFilterOptions, config: RequestAuditConfig, info: RequestInfo, user: UserInfo | undefined): RequestAudit {

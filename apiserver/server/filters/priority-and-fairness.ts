@@ -2,8 +2,7 @@ import type { FlowControl } from '../../flowcontrol/flow-control.js';
 import type { ClassifiedRequest } from '../../flowcontrol/flow-schemas.js';
 import type { FlowControlMetrics } from '../../metrics/flowcontrol-metrics.js';
 import { internalError, tooManyRequests } from '../../errors/constructors.js';
-import { parseRequestInfo } from '../../request/request-info.js';
-import type { AppContext, Filter } from '../../request/request-state.js';
+import { requestInfoOf, type Filter } from '../../request/request-state.js';
 import { isMutatingMethod, type InflightRecorder, InflightCounts } from './inflight-counts.js';
 
 export interface PriorityAndFairnessOptions {
@@ -57,8 +56,4 @@ export function priorityAndFairness(options: PriorityAndFairnessOptions): Filter
       fs.finish();
     }
   };
-}
-
-function requestInfoOf(ctx: AppContext) {
-  return (ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)));
 }
