@@ -160,3 +160,13 @@ describe('slowloris', () => {
 it('the server still answers', async () => {
   expect((await rawExchange(target(), 'GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status).toBe(200);
 });
+
+describe('an HTTP CONNECT request', () => {
+  it('is a 405 MethodNotAllowed Status and the connection closed, whatever the path (Node closed the socket unanswered)', async () => {
+    for (const path of ['127.0.0.1:443', '/api/v1/namespaces/default/configmaps']) {
+      const res = await rawExchange(target(), `CONNECT ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${api.token}\r\n\r\n`);
+      expect({ path, status: res.status }).toEqual({ path, status: 405 });
+      expect(rawJson(res.text)).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', code: 405 });
+    }
+  });
+});
