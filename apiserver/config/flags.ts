@@ -235,6 +235,16 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'shutdown-timeout', type: 'duration', default: '30s',
     help: 'On SIGTERM, how long in-flight requests may take to finish after the shutdown delay; then they '
       + 'are cut. Watches end when the delay ends.' },
+  // Controllers (apiserver/server/in-server-controllers.ts)
+  { name: 'controllers', type: 'list', default: '*', arg: 'names',
+    help: 'The in-server controllers the leader runs (kube-controller-manager syntax): * is every controller on by '
+      + 'default, name turns one on, -name turns one off. Names (kube 1.32 canonical names; the old aliases are '
+      + 'accepted too): namespace-controller, serviceaccount-controller, clusterrole-aggregation-controller, '
+      + 'validatingadmissionpolicy-status-controller, certificatesigningrequest-approving-controller (csrapproving), '
+      + 'certificatesigningrequest-signing-controller (csrsigning), garbage-collector-controller, job-controller, '
+      + 'ttl-after-finished-controller, statefulset-controller, replicationcontroller-controller, '
+      + 'endpointslice-controller, horizontal-pod-autoscaler-controller, and token-cleaner-controller (tokencleaner: '
+      + 'off by default, on by default with --enable-bootstrap-token-auth).' },
   // Audit (apiserver/audit/, docs/audit.md)
   { name: 'audit-policy-file', type: 'string', default: '', arg: 'path',
     help: 'Path to the file that defines the audit policy configuration: an audit.<group-domain>/v1 Policy (audit.k8s.io/v1 '

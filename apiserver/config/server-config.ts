@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { defaultFeatureGates, type FeatureGates } from '../features/feature-gates.js';
 import { parseFeatureGatesFlag } from './feature-gates-flag.js';
 import { FlagError } from './flag-error.js';
+import { parseControllers, type ControllerSelection } from './controllers-flag.js';
 import { parseNodePortRange, parseServiceClusterIPRanges, type NodePortRangeConfig } from './service-range-flags.js';
 import type { ServiceIPRange } from '../registry/kinds/core/service-allocation/ip-range.js';
 import { checkAuthorizationModes, type AuthorizationMode } from '../authorization/authorization-modes.js';
@@ -117,6 +118,8 @@ export interface ServerConfig {
   readonly advertiseAddress?: string;
   /** How often the `kubernetes` endpoints are reconciled and this replica's identity record renewed (default 10 s). */
   readonly endpointReconcileIntervalMs?: number;
+  /** `--controllers`: which in-server controllers the leader runs (controllers-flag.ts). */
+  readonly controllers?: ControllerSelection;
   /** How long a replica's identity record outlives its last renewal (default 15 s). */
   readonly masterLeaseTtlSeconds?: number;
   /** `--feature-gates`, resolved against the gate table: handlers ask `features.enabled('WatchList')`. */
@@ -281,6 +284,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     ...(flags.given.has('anonymous-auth') ? { anonymousAuth: flags.bool('anonymous-auth') } : {}),
     ...(authenticationConfig === undefined ? {} : { authenticationConfigFile: resolve(cwd, authenticationConfig) }),
     enableBootstrapTokenAuth: flags.bool('enable-bootstrap-token-auth'),
+    controllers: parseControllers(flags.list('controllers')),
     ...(requestHeader === undefined ? {} : { requestHeader }),
     ...(clientCaFile === undefined ? {} : { clientCaFile: resolve(cwd, clientCaFile) }),
     ...(proxyCertFile === undefined || proxyKeyFile === undefined ? {} : { proxyClient: { certFile: resolve(cwd, proxyCertFile), keyFile: resolve(cwd, proxyKeyFile) } }),

@@ -6,12 +6,15 @@
  * - namespace lifecycle (empties and removes Terminating namespaces; records problems as events);
  * - ClusterRole aggregation (when the RBAC kinds are served);
  * - serviceaccount (a `default` ServiceAccount in every active namespace);
- * - tokencleaner (expired bootstrap tokens; with `--enable-bootstrap-token-auth`, as there is no
- *   `--controllers` flag);
+ * - tokencleaner (expired bootstrap tokens; on by default with `--enable-bootstrap-token-auth`);
  * - ValidatingAdmissionPolicy status (type checking warnings and observedGeneration);
  * - Service allocation repair (frees cluster IPs, IPAddress objects and node ports no Service holds);
  * - the `kubernetes` Service in `default` and its EndpointSlice from the live replicas' identity records;
  * - csrapproving (node-agent client requests) and csrsigning (approved requests of the well-known signers).
+ *
+ * `--controllers` selects them by kube's names (config/controllers-flag.ts), except the two kube-apiserver
+ * itself runs (allocation repair and the `kubernetes` Service). Controllers share one informer factory per
+ * leadership term: a new leader starts from fresh state.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -35,6 +38,8 @@ import type { Authorizer } from '../authorization/authorizer.js';
 import { startCsrApprovingController } from '../controllers/certificates/csr-approving-controller.js';
 import { startCsrSigningController } from '../controllers/certificates/csr-signing-controller.js';
 import { signerNames } from '../registry/kinds/certificates/signer-names.js';
+import { controllerEnabled, parseControllers } from '../config/controllers-flag.js';
+import { createInformerFactory } from '../controllers/informer.js';
 import type { SigningMaterial } from '../tls/signing-material.js';
 
 export function startInServerControllers(
@@ -60,9 +65,13 @@ export function startInServerControllers(
       logger.info('leading: starting the in-server controllers');
       const stopOnAbort = (c: { stop(): Promise<void> }): void => signal.addEventListener('abort', () => void c.stop(), { once: true });
       const registry = (group: string, resource: string) => resources.lookup(group, 'v1', resource)?.registry;
+      const selection = config.controllers ?? parseControllers(['*']);
+      const on = (name: string): boolean => controllerEnabled(selection, name, { 'token-cleaner-controller': config.enableBootstrapTokenAuth === true });
+      const informers = createInformerFactory({ onError: (err, resource) => logger.warn({ err, resource }, 'informer') });
+      stopOnAbort(informers);
 
       const events = registry('', 'events');
-      stopOnAbort(startNamespaceController({
+      if (on('namespace-controller')) stopOnAbort(startNamespaceController({
         resources,
         onError: (err) => logger.warn({ err }, 'namespace controller'),
         onRemoved: (namespace) => logger.info({ namespace }, 'namespace removed'),
@@ -72,18 +81,18 @@ export function startInServerControllers(
       }));
 
       const clusterRoles = registry(names.group('rbac'), 'clusterroles');
-      if (clusterRoles !== undefined) {
+      if (clusterRoles !== undefined && on('clusterrole-aggregation-controller')) {
         stopOnAbort(startClusterRoleAggregation({ clusterRoles, onError: (err) => logger.warn({ err }, 'clusterrole aggregation') }));
       }
 
       const namespaces = registry('', 'namespaces');
       const serviceAccounts = registry('', 'serviceaccounts');
-      if (namespaces !== undefined && serviceAccounts !== undefined) {
+      if (namespaces !== undefined && serviceAccounts !== undefined && on('serviceaccount-controller')) {
         stopOnAbort(startServiceAccountsController({ namespaces, serviceAccounts, onError: (err) => logger.warn({ err }, 'serviceaccount controller') }));
       }
 
       const policies = registry(names.group('admissionregistration'), 'validatingadmissionpolicies');
-      if (policies !== undefined) {
+      if (policies !== undefined && on('validatingadmissionpolicy-status-controller')) {
         stopOnAbort(startPolicyStatusController({ policies, resources, onError: (err) => logger.warn({ err }, 'validatingadmissionpolicy status controller') }));
       }
 
@@ -117,7 +126,7 @@ export function startInServerControllers(
       const csrs = registry(names.group('certificates'), 'certificatesigningrequests');
       if (csrs !== undefined && certificates !== undefined) {
         const signers = signerNames(names);
-        stopOnAbort(startCsrApprovingController({
+        if (on('certificatesigningrequest-approving-controller')) stopOnAbort(startCsrApprovingController({
           csrs,
           signers,
           naming: names,
@@ -125,7 +134,7 @@ export function startInServerControllers(
           onError: (err, csr) => logger.warn({ err, csr }, 'csrapproving'),
           onApproved: (csr) => logger.info({ csr }, 'csrapproving: approved'),
         }));
-        stopOnAbort(startCsrSigningController({
+        if (on('certificatesigningrequest-signing-controller')) stopOnAbort(startCsrSigningController({
           csrs,
           signers,
           material: certificates.signing,
@@ -136,7 +145,7 @@ export function startInServerControllers(
       }
 
       const secrets = registry('', 'secrets');
-      if (config.enableBootstrapTokenAuth === true && secrets !== undefined) {
+      if (secrets !== undefined && on('token-cleaner-controller')) {
         stopOnAbort(startTokenCleaner({
           secrets,
           namespace: names.systemNamespace,
