@@ -1,0 +1,30 @@
+/** `--controllers` in kube-controller-manager's syntax. */
+import { controllerEnabled, parseControllers } from './controllers-flag.js';
+
+test('* is every default controller; names and aliases turn one on or off', () => {
+  const all = parseControllers(['*']);
+  expect(controllerEnabled(all, 'job-controller')).toBe(true);
+  expect(controllerEnabled(all, 'token-cleaner-controller')).toBe(false);
+  expect(controllerEnabled(all, 'token-cleaner-controller', { 'token-cleaner-controller': true })).toBe(true);
+
+  const withCleaner = parseControllers(['*', 'tokencleaner']);
+  expect(controllerEnabled(withCleaner, 'token-cleaner-controller')).toBe(true);
+
+  const withoutJobs = parseControllers(['*', '-job', '-ttl-after-finished-controller']);
+  expect(controllerEnabled(withoutJobs, 'job-controller')).toBe(false);
+  expect(controllerEnabled(withoutJobs, 'ttl-after-finished-controller')).toBe(false);
+  expect(controllerEnabled(withoutJobs, 'garbage-collector-controller')).toBe(true);
+
+  const only = parseControllers(['garbagecollector']);
+  expect(controllerEnabled(only, 'garbage-collector-controller')).toBe(true);
+  expect(controllerEnabled(only, 'namespace-controller')).toBe(false);
+  // A disabled name wins over an enabled one, whatever the order.
+  expect(controllerEnabled(parseControllers(['-job', 'job']), 'job-controller')).toBe(false);
+});
+
+test('an unknown name is refused with kube\'s message', () => {
+  expect(() => parseControllers(['*', 'deployment-typo'])).toThrow(
+    'invalid value "*,deployment-typo" for flag --controllers: "deployment-typo" is not in the list of known controllers',
+  );
+  expect(() => parseControllers(['-nope'])).toThrow(/"-nope" is not in the list of known controllers/);
+});
