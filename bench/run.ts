@@ -3,7 +3,7 @@
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
  *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd, admission, kinds, observability,
- *                       cluster, restart, freeze, encryption, bad-input)
+ *                       cluster, restart, freeze, encryption, bad-input, controllers)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
  *   --server=dist|tsx   how parts http, cache, patch, media and auth run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
@@ -26,6 +26,7 @@ import { benchMedia } from './media.js';
 import { benchPatch } from './patch.js';
 import { benchRestart } from './restart.js';
 import { benchBadInput } from './bad-input.js';
+import { benchControllers } from './controllers.js';
 import { benchCache } from './watch-cache.js';
 import type { ServerMode } from './server-process.js';
 import { benchStores } from './store.js';
@@ -57,6 +58,8 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   encryption: ({ scale }) => benchEncryption({ scale }),
   // How long the decoders take to refuse pathological bodies (in process, no server).
   'bad-input': ({ scale }) => benchBadInput({ scale }),
+  // The garbage collector and the Job controller through a server on etcd, and their idle cost (issue 19).
+  controllers: ({ scale, server }) => benchControllers({ scale, server }),
 };
 
 function etcdVersion(): string {
