@@ -13,7 +13,8 @@
  * - a follow-up of the server's own controllers, each rule named (leader election lease renewals; the
  *   `default` ServiceAccount of a namespace the fuzz created; the namespace controller emptying a
  *   namespace the fuzz deleted, and its Events; status written by a controller on an object the fuzz
- *   wrote; service IP and port allocations of a Service the fuzz wrote).
+ *   wrote; service IP and port allocations of a Service the fuzz wrote; the workload controllers and the
+ *   garbage collector, by the rules of controller-rules.ts).
  *
  * Anything else is a finding: a write that a 4xx answered but the store kept, or one no request made.
  * Acknowledged writes must also be in the history (no answer claims a revision the store does not hold).
@@ -21,9 +22,12 @@
 import { openStore, type StoreConfig } from '../../storage/open-store.js';
 import type { KeyValue, Store } from '../../storage/interface.js';
 import type { Ack, Attempt } from './runner.js';
+import { controllerRule, History } from './controller-rules.js';
 
 /** Kinds an in-server controller writes after a client's write (in-server-controllers.ts, apiextensions/, aggregator/). */
-const CONTROLLED = new Set(['customresourcedefinitions', 'apiservices', 'validatingadmissionpolicies', 'certificatesigningrequests', 'namespaces', 'clusterroles', 'serviceaccounts']);
+const CONTROLLED = new Set(['customresourcedefinitions', 'apiservices', 'validatingadmissionpolicies', 'certificatesigningrequests', 'namespaces', 'clusterroles', 'serviceaccounts',
+  // Workload status, and the `/scale` the HPA controller writes to its targets (issue 19).
+  'jobs', 'replicationcontrollers', 'statefulsets', 'horizontalpodautoscalers', 'persistentvolumeclaims']);
 
 export interface KeyId {
   readonly resource: string;
@@ -172,6 +176,19 @@ export async function checkStore(
         .filter((t) => t.index >= lo && t.index <= hi && t.target?.resource === id.resource && (t.target.namespace ?? '') === (id.namespace ?? '') && (t.target.name === id.name || t.target.collection))
         .map((t) => `#${t.index} ${t.method}${t.target?.collection ? ' (collection)' : ''}${t.dryRun ? ' dryRun' : ''} -> ${t.status}`).join(', ');
     };
+    // Every version of every object, for the rules that ask what an owner looked like at a revision.
+    const history = new History();
+    for (const kv of before.values()) {
+      const id = keyId(prefix, kv.key, namespaced);
+      const v = decodeJson(kv.value);
+      if (id !== undefined && typeof v?.metadata?.uid === 'string') history.record(id.resource, v.metadata.uid, 0, v);
+    }
+    for (const e of events) {
+      const id = keyId(prefix, e.key, namespaced);
+      const v = decodeJson(e.type === 'put' ? e.value : e.prev);
+      if (id !== undefined && typeof v?.metadata?.uid === 'string') history.record(id.resource, v.metadata.uid, e.revision, e.type === 'put' ? v : undefined);
+    }
+
     const explained = new Map<string, number>();
     const unexplained: string[] = [];
     const touchedByAck = new Set<string>();
@@ -215,7 +232,10 @@ export async function checkStore(
         // Status the in-server controllers write on objects the fuzz wrote (conditions, approval, signing,
         // aggregation, finalization): only for kinds that have such a controller.
         if (own.length > 0 && e.type === 'put' && touchedByAck.has(ids!) && CONTROLLED.has(id.resource)) return `controller: status of an acknowledged ${id.resource}`;
-        return undefined;
+        return controllerRule({
+          type: e.type, resource: id.resource, ...(id.namespace === undefined ? {} : { namespace: id.namespace }), name: id.name, revision: e.revision,
+          value, prev: e.type === 'put' ? decodeJson(e.prev) : undefined,
+        }, history);
       })();
       if (why === undefined) {
         const v = e.type === 'put' ? e.value : e.prev;
