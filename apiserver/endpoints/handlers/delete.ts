@@ -3,11 +3,14 @@ import { listOptions } from './list-options.js';
 import { admissionOptions, writeAdmission } from './admission.js';
 import type { DeleteOptions } from '../../registry/generic/options.js';
 import type { RequestScope } from './request-scope.js';
-import { respond } from './respond.js';
+import { addWarnings, respond } from './respond.js';
+import { deleteWarnings } from '../../registry/generic/delete-propagation.js';
 
 /** DELETE of one object: a Success Status, or the object for kinds that return it; 200 or 202. */
 export async function handleDelete(scope: RequestScope): Promise<void> {
   const options = await deleteOptions(scope);
+  // kube warns before deleting (a Job left to its orphaning default), whatever the outcome.
+  addWarnings(scope, deleteWarnings(scope.served.registry.context, options));
   const result = await scope.served.registry.delete(scope.info.namespace, scope.info.name, { ...options, admission: deleteAdmission(scope, options), signal: scope.ctx.state.signal });
   const body = result.object.kind === 'Status' ? { type: 'raw' as const, value: result.object } : { type: 'object' as const, object: result.object as never };
   await respond(scope, result.code, body);
@@ -21,6 +24,7 @@ export async function handleDelete(scope: RequestScope): Promise<void> {
 export async function handleDeleteCollection(scope: RequestScope): Promise<void> {
   const list = listOptions(scope);
   const options = await deleteOptions(scope);
+  addWarnings(scope, deleteWarnings(scope.served.registry.context, options));
   // Each object is admitted as its own DELETE, as Kubernetes' delete collection does.
   await scope.served.registry.deleteCollection(scope.info.namespace, list, { ...options, admission: deleteAdmission(scope, options), signal: scope.ctx.state.signal });
   const { apiGroup: group, resource } = scope.info;

@@ -14,8 +14,13 @@
  * - a kind with `gracefulDeletion` (Pods) is kept marked while its grace period runs (graceful-delete.ts):
  *   `deletionTimestamp` = end of the period, `deletionGracePeriodSeconds` = the period; the answer is the
  *   object, 200; a DELETE with `gracePeriodSeconds` 0 (or an object whose period is 0) removes it.
- * Dry run computes the same answer and writes nothing. `propagationPolicy` is validated, but no
- * garbage-collector finalizers are added since no garbage collector runs yet.
+ * - delete propagation (delete-propagation.ts): before any of the above, the garbage collector's finalizers
+ *   are set as the options, the object's own GC finalizers and its kind's default policy say (`orphan` for
+ *   Orphan, `foregroundDeletion` for Foreground, neither for Background), so an Orphan or Foreground delete
+ *   keeps the object marked until the collector has done its part. A second DELETE of an object already
+ *   marked may switch them (kube: finalizers follow the latest options unless a grace period is pending);
+ *   one that leaves no finalizer (Background after Orphan) removes the object.
+ * Dry run computes the same answer and writes nothing.
  */
 import { throwIfCancelled } from './cancelled.js';
 import type { KubeObject } from '../../api/object.js';
@@ -28,6 +33,7 @@ import { compareAndSwapLoop } from './compare-and-swap.js';
 import { rfc3339 } from './system-fields.js';
 import { isPromise } from '../versioned-storage.js';
 import { gracefulStep } from './graceful-delete.js';
+import { defaultGarbageCollectionPolicy, gcFinalizersAfterDelete } from './delete-propagation.js';
 
 const POLICIES = ['Foreground', 'Background', 'Orphan'];
 
@@ -69,11 +75,11 @@ export function successStatus(ctx: RegistryContext, obj: KubeObject): SuccessSta
 
 /**
  * Stores `obj` as marked for deletion (its deletionTimestamp and grace period already set; generation bumped
- * here when tracked) with a compare on `kv`'s modRevision, and answers it as stored. A dry run writes
- * nothing.
+ * here when tracked and `bump`: the first marking) with a compare on `kv`'s modRevision, and answers it as
+ * stored. A dry run writes nothing.
  */
-async function writeMarked(ctx: RegistryContext, key: string, kv: KeyValue, obj: KubeObject, dryRun: boolean, signal?: AbortSignal): Promise<KubeObject> {
-  if ((obj.metadata.generation ?? 0) > 0) obj.metadata.generation = obj.metadata.generation! + 1;
+async function writeMarked(ctx: RegistryContext, key: string, kv: KeyValue, obj: KubeObject, dryRun: boolean, signal?: AbortSignal, bump = true): Promise<KubeObject> {
+  if (bump && (obj.metadata.generation ?? 0) > 0) obj.metadata.generation = obj.metadata.generation! + 1;
   if (dryRun && !ctx.shape.converts) return obj;
   const encoded = ctx.shape.encode(obj);
   const bytes = isPromise(encoded) ? await encoded : encoded;
@@ -102,17 +108,32 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
     }
     return attempt(async () => {
       const marked = current.metadata.deletionTimestamp !== undefined;
-      const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;
-      // Graceful kinds (Pods): a pending grace period keeps the object, marked (graceful-delete.ts).
+      // Graceful kinds (Pods): a pending grace period keeps the object, marked (graceful-delete.ts); its
+      // finalizers cannot be changed by a DELETE meanwhile (kube).
       const graceful = gracefulStep(ctx.strategy, current, opts.gracePeriodSeconds, ctx.now());
       if (graceful?.type === 'pending') return pending(current);
+      // The garbage collector's finalizers, as this DELETE's options ask (delete-propagation.ts).
+      const gcFinalizers = gcFinalizersAfterDelete(defaultGarbageCollectionPolicy(ctx), current, opts);
+      if (gcFinalizers !== undefined) {
+        if (gcFinalizers.length > 0) current.metadata.finalizers = gcFinalizers;
+        else delete current.metadata.finalizers;
+      }
+      const hasFinalizers = (current.metadata.finalizers ?? []).length > 0;
       if (graceful?.type === 'mark') {
         current.metadata.deletionTimestamp = graceful.deletionTimestamp;
         current.metadata.deletionGracePeriodSeconds = graceful.gracePeriodSeconds;
         return pending(await writeMarked(ctx, key, kv, current, dryRun, opts.signal));
       }
-      // Already marked and waiting (for its finalizers, or its kind's own): a second delete changes nothing.
-      if (marked && (hasFinalizers || ctx.strategy.markForDeletion !== undefined)) return pending(current);
+      // Already marked and waiting (for its finalizers, or its kind's own): a second delete changes nothing
+      // but the GC finalizers it switched (kube's markAsDeleting then also pulls a later deletionTimestamp
+      // back to now).
+      if (marked && (hasFinalizers || ctx.strategy.markForDeletion !== undefined)) {
+        if (gcFinalizers === undefined) return pending(current);
+        const now = rfc3339(ctx.now());
+        if (Date.parse(current.metadata.deletionTimestamp!) > Date.parse(now)) current.metadata.deletionTimestamp = now;
+        current.metadata.deletionGracePeriodSeconds = 0;
+        return pending(await writeMarked(ctx, key, kv, current, dryRun, opts.signal, false));
+      }
       const kindKeeps = !marked && ctx.strategy.markForDeletion?.(current, ctx.naming) === true;
       if (kindKeeps || hasFinalizers) {
         current.metadata.deletionTimestamp = rfc3339(ctx.now());

@@ -75,7 +75,7 @@ export interface DeleteOptions {
   readonly preconditions?: Preconditions;
   /** The grace period asked for; only kinds with `gracefulDeletion` (Pods) wait (generic/graceful-delete.ts). */
   readonly gracePeriodSeconds?: number;
-  /** `Orphan`, `Background` or `Foreground`; validated. No garbage collector runs yet, so no GC finalizers. */
+  /** `Orphan`, `Background` or `Foreground`: the garbage collector finalizers a delete leaves (generic/delete-propagation.ts). */
   readonly propagationPolicy?: string;
   /** Deprecated; with `false`, a delete that only marks the object answers 202 (as kube). */
   readonly orphanDependents?: boolean;
