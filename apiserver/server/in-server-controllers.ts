@@ -40,6 +40,7 @@ import { startCsrSigningController } from '../controllers/certificates/csr-signi
 import { signerNames } from '../registry/kinds/certificates/signer-names.js';
 import { controllerEnabled, parseControllers } from '../config/controllers-flag.js';
 import { createInformerFactory } from '../controllers/informer.js';
+import { startGarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import type { SigningMaterial } from '../tls/signing-material.js';
 
 export function startInServerControllers(
@@ -78,6 +79,16 @@ export function startInServerControllers(
         ...(events === undefined
           ? {}
           : { recorder: createEventRecorder({ events, component: 'namespace-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
+      }));
+
+      if (on('garbage-collector-controller')) stopOnAbort(startGarbageCollector({
+        resources,
+        informers,
+        naming: names,
+        onError: (err, uid) => logger.warn({ err, uid }, 'garbage collector'),
+        ...(events === undefined
+          ? {}
+          : { recorder: createEventRecorder({ events, component: 'garbage-collector-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
       }));
 
       const clusterRoles = registry(names.group('rbac'), 'clusterroles');
