@@ -238,7 +238,8 @@ async function syncPods(
       } catch (err) {
         if (!(isStatusError(err) && err.code === 404)) return { status, err };
       }
-      status.currentReplicas--;
+      // Only a pod counted as current leaves the count (an adopted pod of no revision was never in it).
+      if (isCreated(pod) && podRevision(pod) === status.currentRevision) status.currentReplicas--;
       return { status };
     }
     if (!isHealthy(pod)) return { status };
