@@ -38,7 +38,7 @@ export function isPodFailed(pod: KubeObject, job: KubeObject): boolean {
 
 /**
  * When the pod finished: its containers' latest finishedAt, else the Ready=False condition's transition,
- * else its deletionTimestamp, else `now` (kube's getFinishedTime).
+ * else its deletionTimestamp less the grace period, else `now` (kube's getFinishedTime).
  */
 export function finishedTime(pod: KubeObject, now: number): number {
   let latest: number | undefined;
@@ -51,8 +51,9 @@ export function finishedTime(pod: KubeObject, now: number): number {
   if (latest !== undefined) return latest;
   const ready = s.conditions?.find((c) => c.type === 'Ready' && c.status === 'False')?.lastTransitionTime;
   if (ready !== undefined && !Number.isNaN(Date.parse(ready))) return Date.parse(ready);
+  // Deleted: the deletion was asked for the grace period before the deletionTimestamp.
   const deleted = pod.metadata.deletionTimestamp;
-  if (deleted !== undefined && !Number.isNaN(Date.parse(deleted))) return Date.parse(deleted);
+  if (deleted !== undefined && !Number.isNaN(Date.parse(deleted))) return Date.parse(deleted) - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
   return now;
 }
 

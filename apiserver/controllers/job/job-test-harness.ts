@@ -11,6 +11,8 @@ import { isStatusError } from '../../errors/status-error.js';
 import { naming, type Naming } from '../../naming/naming.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
 import { rfc3339 } from '../../registry/generic/system-fields.js';
+import type { ConnectContext } from '../../registry/connect-subresource.js';
+import { podBinding } from '../../registry/kinds/core/pod-binding.js';
 import { createInformerFactory, type InformerFactory } from '../informer.js';
 import { openServedStore, type ServedStore } from '../testing/served-store.js';
 import { startJobController, type JobControllerOptions } from './job-controller.js';
@@ -154,25 +156,23 @@ export async function setPodStatus(h: Harness, pod: KubeObject, phase: string, t
   }
 }
 
-/** The node agent binds a pod (so that deleting it is graceful: it stays terminating until removed). */
-export async function bind(h: Harness, pod: KubeObject): Promise<KubeObject> {
-  for (let attempt = 0; ; attempt++) {
-    const current = await h.pods.get(NS, pod.metadata.name ?? '');
-    try {
-      return (await h.pods.update(NS, current.metadata.name ?? '', { ...current, spec: { ...(current.spec as object), nodeName: 'node-1' } })).object;
-    } catch (err) {
-      if (attempt < 20 && isStatusError(err) && err.code === 409) continue;
-      throw err;
-    }
-  }
+/** The scheduler binds a pod through pods/binding (so that deleting it is graceful: it stays terminating until removed). */
+export async function bind(h: Harness, pod: KubeObject): Promise<void> {
+  const ctx = { naming: h.naming, namespace: NS, dryRun: false, user: undefined, parent: h.pods, registry: () => undefined } as unknown as ConnectContext;
+  const name = pod.metadata.name ?? '';
+  await podBinding.create(name, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: 'node-1' } }, ctx);
 }
 
-/** The node agent removes every terminating pod (delete with grace 0; the job controller's finalizer may keep it a while). */
+/**
+ * The node agent stops every terminating pod: like a kubelet it first reports the terminal phase (Failed)
+ * and then deletes the pod with grace 0 (the job controller's finalizer may keep it a while).
+ */
 export async function removeTerminating(h: Harness, job: KubeObject): Promise<number> {
   let n = 0;
   for (const p of await podsOf(h, job)) {
     if (p.metadata.deletionTimestamp === undefined) continue;
     n++;
+    if (phaseOf(p) !== 'Succeeded' && phaseOf(p) !== 'Failed') await setPodStatus(h, p, 'Failed', { exitCode: 137 });
     await h.pods.delete(NS, p.metadata.name ?? '', { gracePeriodSeconds: 0 }).catch((err: unknown) => {
       if (!(isStatusError(err) && err.code === 404)) throw err;
     });
