@@ -41,6 +41,7 @@ import { signerNames } from '../registry/kinds/certificates/signer-names.js';
 import { controllerEnabled, parseControllers } from '../config/controllers-flag.js';
 import { createInformerFactory } from '../controllers/informer.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
+import { startStatefulSetController } from '../controllers/statefulset/statefulset-controller.js';
 import type { SigningMaterial } from '../tls/signing-material.js';
 
 export function startInServerControllers(
@@ -90,6 +91,21 @@ export function startInServerControllers(
           ? {}
           : { recorder: createEventRecorder({ events, component: 'garbage-collector-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
       }));
+
+      // StatefulSets: pods, claims and revisions of each set (kube's statefulset-controller).
+      const statefulSets = registry('apps', 'statefulsets');
+      const stsPods = registry('', 'pods');
+      const controllerRevisions = registry('apps', 'controllerrevisions');
+      const claims = registry('', 'persistentvolumeclaims');
+      if (statefulSets !== undefined && stsPods !== undefined && controllerRevisions !== undefined && claims !== undefined && on('statefulset-controller')) {
+        stopOnAbort(startStatefulSetController({
+          statefulSets, pods: stsPods, controllerRevisions, persistentVolumeClaims: claims, informers, naming: names,
+          onError: (err, key) => logger.warn({ err, key }, 'statefulset controller'),
+          ...(events === undefined
+            ? {}
+            : { recorder: createEventRecorder({ events, component: 'statefulset-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
+        }));
+      }
 
       const clusterRoles = registry(names.group('rbac'), 'clusterroles');
       if (clusterRoles !== undefined && on('clusterrole-aggregation-controller')) {

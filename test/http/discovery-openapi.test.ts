@@ -14,7 +14,7 @@ const KUBECTL_DISCOVERY =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const AGGREGATED_V2BETA1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
-const CORE = ['bindings', 'configmaps', 'events', 'namespaces', 'nodes', 'pods', 'podtemplates', 'replicationcontrollers', 'secrets', 'serviceaccounts', 'services'];
+const CORE = ['bindings', 'configmaps', 'events', 'namespaces', 'nodes', 'persistentvolumeclaims', 'pods', 'podtemplates', 'replicationcontrollers', 'secrets', 'serviceaccounts', 'services'];
 
 type Resource = { name: string; singularName: string; namespaced: boolean; kind: string; verbs: string[]; shortNames?: string[] };
 

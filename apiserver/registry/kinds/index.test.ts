@@ -28,6 +28,8 @@ test('every built-in kind once, with distinct resources and short names', () => 
     'storage/VolumeAttachment',
     'batch/Job',
     'apps/StatefulSet',
+    'apps/ControllerRevision',
+    '/PersistentVolumeClaim',
     '/ReplicationController',
     'autoscaling/HorizontalPodAutoscaler',
     'certificates/CertificateSigningRequest',

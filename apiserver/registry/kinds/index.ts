@@ -35,6 +35,8 @@ import { storageClasses } from './storage/storageclass.js';
 import { volumeAttachments } from './storage/volumeattachment.js';
 import { jobs } from './batch/job.js';
 import { statefulSets } from './apps/statefulset.js';
+import { controllerRevisions } from './apps/controllerrevision.js';
+import { persistentVolumeClaims } from './core/persistentvolumeclaim.js';
 import { replicationControllers } from './core/replicationcontroller.js';
 import { horizontalPodAutoscalers } from './autoscaling/horizontalpodautoscaler.js';
 import { ipAddresses } from './networking/ipaddress.js';
@@ -68,6 +70,8 @@ const BUILTIN: readonly KindStrategy[] = Object.freeze([
   volumeAttachments,
   jobs,
   statefulSets,
+  controllerRevisions,
+  persistentVolumeClaims,
   replicationControllers,
   horizontalPodAutoscalers,
   certificateSigningRequests,
