@@ -265,7 +265,13 @@ export function startReplicationController(o: ReplicationControllerOptions): Rep
     }
   };
 
+  // kube's WaitForCacheSync: a sync before the pods are loaded would create them all again.
+  let stopNow!: () => void;
+  const stopping = new Promise<false>((resolve) => (stopNow = () => resolve(false)));
+  const synced = Promise.all([rcs.synced, pods.synced]);
+
   const sync = async (key: string): Promise<void> => {
+    if ((await Promise.race([synced.then(() => true), stopping])) !== true) return;
     const { namespace, name } = splitKey(key);
     const rc = rcs.get(namespace, name);
     if (rc === undefined) {
@@ -306,6 +312,7 @@ export function startReplicationController(o: ReplicationControllerOptions): Rep
 
   return {
     async stop() {
+      stopNow();
       for (const off of unsubscribe) off();
       await queue.stop();
     },
