@@ -120,7 +120,8 @@ export function validatePersistentVolumeClaimUpdate(pvc: KubeObject, old: KubeOb
   }
   // A bound claim's storage request may change (expansion).
   const newRequests = objectAt(objectAt(newSpec, 'resources') ?? {}, 'requests');
-  if (stringAt(statusOf(pvc), 'phase') === 'Bound' && newRequests !== undefined) {
+  // The status is the stored one on this path (the main resource never writes it).
+  if (stringAt(statusOf(old), 'phase') === 'Bound' && newRequests !== undefined) {
     const oldStorage = storageRequest(oldSpec);
     if (oldStorage === undefined) delete newRequests.storage;
     else newRequests.storage = oldStorage;
