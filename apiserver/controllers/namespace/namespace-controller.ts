@@ -88,7 +88,8 @@ export function startNamespaceController(o: NamespaceControllerOptions): Namespa
     const finalizers = new Map<string, number>();
     for (const r of contentsNow()) {
       try {
-        const deleted = await r.registry.deleteCollection(ns, { limit: batchSize }, {});
+        // Background, as kube's deleter: a kind's orphaning default (Jobs) would add the `orphan` finalizer.
+        const deleted = await r.registry.deleteCollection(ns, { limit: batchSize }, { propagationPolicy: 'Background' });
         if (deleted.items.length === 0) continue;
         // Objects with finalizers were only marked: they stay until their finalizers are done.
         for (const item of deleted.items) for (const f of item.metadata.finalizers ?? []) finalizers.set(f, (finalizers.get(f) ?? 0) + 1);

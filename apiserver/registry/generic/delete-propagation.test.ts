@@ -8,6 +8,7 @@ import type { KubeObject } from '../../api/object.js';
 import { naming } from '../../naming/naming.js';
 import { openServedStore, type ServedStore } from '../../controllers/testing/served-store.js';
 import type { GenericRegistry } from './generic-registry.js';
+import { startNamespaceController } from '../../controllers/namespace/namespace-controller.js';
 import { defaultGarbageCollectionPolicy, deleteWarnings, gcFinalizersAfterDelete, JOB_ORPHAN_WARNING } from './delete-propagation.js';
 
 let store: ServedStore;
@@ -18,7 +19,12 @@ beforeEach(async () => {
   store = await openServedStore(names);
   configMaps = store.served.lookup('', 'v1', 'configmaps')!.registry;
 });
-afterEach(async () => store.close());
+let afterThis: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await afterThis?.();
+  afterThis = undefined;
+  await store.close();
+});
 
 const registry = (group: string, resource: string): GenericRegistry => store.served.lookup(group, 'v1', resource)!.registry;
 
@@ -157,4 +163,21 @@ test('deletecollection applies the policy to each item', async () => {
   await configMaps.deleteCollection('ns', {}, { propagationPolicy: 'Background' });
   expect(await stored('c1')).toBeUndefined();
   expect(await stored('c2')).toBeUndefined();
+});
+
+test('the namespace controller empties a namespace holding a Job (an orphaning default) with no collector running', async () => {
+  const jobs = registry('batch', 'jobs');
+  const namespaces = registry('', 'namespaces');
+  await namespaces.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'doomed' } });
+  await jobs.create('doomed', {
+    apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: 'doomed' },
+    spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' } } },
+  });
+  const removed = new Promise<void>((resolve) => {
+    const controller = startNamespaceController({ resources: store.served, intervalMs: 20, onRemoved: (ns) => ns === 'doomed' && resolve() });
+    afterThis = () => controller.stop();
+  });
+  await namespaces.delete('', 'doomed');
+  await removed;
+  expect((await jobs.list('doomed')).items).toEqual([]);
 });
