@@ -449,6 +449,12 @@ export function startJobController(o: JobControllerOptions): { stop(): Promise<v
             suspendChanged = true;
             record(job, 'Normal', 'Suspended', 'Job suspended');
           }
+          // The deadline timer stops: startTime goes while suspended (the only time the API lets it go) and
+          // is set anew on resume.
+          if (status.startTime !== undefined) {
+            delete status.startTime;
+            suspendChanged = true;
+          }
         } else if (ensureCondition(status.conditions, 'Suspended', 'False', 'JobResumed', 'Job resumed', t)) {
           suspendChanged = true;
           record(job, 'Normal', 'Resumed', 'Job resumed');
