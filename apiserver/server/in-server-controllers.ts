@@ -42,6 +42,8 @@ import { controllerEnabled, parseControllers } from '../config/controllers-flag.
 import { createInformerFactory } from '../controllers/informer.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import { startStatefulSetController } from '../controllers/statefulset/statefulset-controller.js';
+import { startReplicationController } from '../controllers/replication/replication-controller.js';
+import { startEndpointSliceController } from '../controllers/endpointslice/endpointslice-controller.js';
 import type { SigningMaterial } from '../tls/signing-material.js';
 
 export function startInServerControllers(
@@ -107,6 +109,19 @@ export function startInServerControllers(
         }));
       }
 
+      // ReplicationControllers: their pods (kube's replicationcontroller-controller).
+      const replicationControllers = registry('', 'replicationcontrollers');
+      const rcPods = registry('', 'pods');
+      if (replicationControllers !== undefined && rcPods !== undefined && on('replicationcontroller-controller')) {
+        stopOnAbort(startReplicationController({
+          replicationControllers, pods: rcPods, informers, naming: names,
+          onError: (err, key) => logger.warn({ err, key }, 'replicationcontroller controller'),
+          ...(events === undefined
+            ? {}
+            : { recorder: createEventRecorder({ events, component: 'replication-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
+        }));
+      }
+
       const clusterRoles = registry(names.group('rbac'), 'clusterroles');
       if (clusterRoles !== undefined && on('clusterrole-aggregation-controller')) {
         stopOnAbort(startClusterRoleAggregation({ clusterRoles, onError: (err) => logger.warn({ err }, 'clusterrole aggregation') }));
@@ -146,6 +161,19 @@ export function startInServerControllers(
           listening,
           ...(config.endpointReconcileIntervalMs === undefined ? {} : { intervalMs: config.endpointReconcileIntervalMs }),
           onError: (err) => logger.warn({ err }, 'kubernetes service controller'),
+        }));
+      }
+
+      // EndpointSlices of the Services with a selector (kube's endpointslice-controller; not the `kubernetes` Service's above).
+      const slicePods = registry('', 'pods');
+      const sliceNodes = registry('', 'nodes');
+      if (services !== undefined && slices !== undefined && slicePods !== undefined && sliceNodes !== undefined && on('endpointslice-controller')) {
+        stopOnAbort(startEndpointSliceController({
+          services, pods: slicePods, endpointSlices: slices, nodes: sliceNodes, informers, naming: names,
+          onError: (err, key) => logger.warn({ err, key }, 'endpointslice controller'),
+          ...(events === undefined
+            ? {}
+            : { recorder: createEventRecorder({ events, component: 'endpoint-slice-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
         }));
       }
 
