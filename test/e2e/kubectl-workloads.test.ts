@@ -67,7 +67,8 @@ for (const domain of ['platform.io', 'k8s.io'] as const) {
     const ns = 'workloads-e2e';
 
     beforeAll(async () => {
-      server = await startApiserver([`--group-domain=${domain}`]);
+      // The kinds alone: their controllers (pods, status) have their own suites in test/e2e/controllers/.
+      server = await startApiserver([`--group-domain=${domain}`, '--controllers=*,-statefulset-controller,-replicationcontroller-controller']);
       ok(await kubectl('create', 'namespace', ns));
     }, 60_000);
     afterAll(async () => {
