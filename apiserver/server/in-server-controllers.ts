@@ -40,6 +40,8 @@ import { startCsrSigningController } from '../controllers/certificates/csr-signi
 import { signerNames } from '../registry/kinds/certificates/signer-names.js';
 import { controllerEnabled, parseControllers } from '../config/controllers-flag.js';
 import { createInformerFactory } from '../controllers/informer.js';
+import { startJobController } from '../controllers/job/job-controller.js';
+import { startTtlAfterFinishedController } from '../controllers/ttl-after-finished/ttl-after-finished-controller.js';
 import { startGarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import { startStatefulSetController } from '../controllers/statefulset/statefulset-controller.js';
 import { startReplicationController } from '../controllers/replication/replication-controller.js';
@@ -197,6 +199,18 @@ export function startInServerControllers(
           onIssued: (csr) => logger.info({ csr }, 'csrsigning: issued a certificate'),
           onFailed: (csr, message) => logger.info({ csr, message }, 'csrsigning: refused'),
         }));
+      }
+
+      // Jobs: the job controller runs their pods; ttl-after-finished deletes finished ones after their TTL.
+      const jobs = registry('batch', 'jobs');
+      const pods = registry('', 'pods');
+      const recorderFor = (component: string) =>
+        events === undefined ? {} : { recorder: createEventRecorder({ events, component, onError: (err) => logger.warn({ err }, 'event recorder') }) };
+      if (jobs !== undefined && pods !== undefined && on('job-controller')) {
+        stopOnAbort(startJobController({ jobs, pods, informers, naming: names, ...recorderFor('job-controller'), onError: (err, key) => logger.warn({ err, key }, 'job controller') }));
+      }
+      if (jobs !== undefined && on('ttl-after-finished-controller')) {
+        stopOnAbort(startTtlAfterFinishedController({ jobs, informers, onError: (err, key) => logger.warn({ err, key }, 'ttl-after-finished controller') }));
       }
 
       const secrets = registry('', 'secrets');

@@ -20,7 +20,6 @@ import {
   patchSpec,
   podsOf,
   removeTerminating,
-  setPodStatus,
   statusOf,
   until,
   waitForCondition,
