@@ -15,8 +15,9 @@
  *   preconditions: a 409 with ownerReferences unchanged retries with the uid only, any other change leaves
  *   the object for the next look. So nothing is deleted on the graph's word alone, and a collector that
  *   starts mid-way (restart, leader change) only ever repeats steps that are still true.
- * - attemptToOrphan: once every monitor has synced, the owner's reference is patched out of each dependent
- *   in the graph, then the `orphan` finalizer is removed.
+ * - attemptToOrphan: once every monitor has loaded its first state (or `syncTimeoutMs` passed), the owner's
+ *   reference is patched out of each dependent in the graph, then the `orphan` finalizer is removed. The
+ *   foreground step waits likewise before deciding that no blocking dependent is left.
  * A virtual node whose object exists (the owner is real but not observed yet) is looked at again with
  * back-off until it is observed. A cluster-scoped dependent naming a namespaced owner kind is never
  * collected (kube's marker error: dropped, no retry); the graph builder reports it as an
@@ -56,6 +57,11 @@ export interface GarbageCollectorOptions {
   readonly workers?: number;
   /** How often the served resources are compared with the monitored ones. Default 1 s (kube: discovery every 30 s). */
   readonly resyncPeriodMs?: number;
+  /**
+   * How long foreground and orphan steps wait for every monitor's first state before going ahead anyway (a
+   * resource whose list keeps failing must not stall every deletion). Default 30 s.
+   */
+  readonly syncTimeoutMs?: number;
   /** The queues' retry back-off. Defaults: client-go's 5 ms to 1,000 s. */
   readonly baseDelayMs?: number;
   readonly maxDelayMs?: number;
@@ -91,6 +97,23 @@ export function startGarbageCollector(o: GarbageCollectorOptions): GarbageCollec
   const allSynced = async (): Promise<void> => {
     await null;
     await monitors!.synced();
+  };
+  let stopping = false;
+  let markStopping!: () => void;
+  const stopped = new Promise<void>((resolve) => (markStopping = resolve));
+  /** allSynced, bounded by `syncTimeoutMs` and by stop() (then throws: the step is left to the next leader). */
+  const syncedOrTimedOut = async (): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, o.syncTimeoutMs ?? 30_000);
+      timer.unref();
+    });
+    try {
+      await Promise.race([allSynced(), timeout, stopped]);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (stopping) throw new Requeue();
   };
   const graph = new GraphBuilder({
     attemptToDelete: (node, rateLimited) => (rateLimited === true ? deleteQueue.addRateLimited(node.identity.uid) : deleteQueue.add(node.identity.uid)),
@@ -197,7 +220,7 @@ export function startGarbageCollector(o: GarbageCollectorOptions): GarbageCollec
 
   const processDeletingDependents = async (node: GraphNode): Promise<void> => {
     // Dependents of resources not loaded yet would not block: the owner would go before them.
-    await allSynced();
+    await syncedOrTimedOut();
     const blocking = node.blockingDependents();
     if (blocking.length === 0) return removeFinalizer(node, FINALIZER_FOREGROUND);
     for (const dep of blocking) if (!dep.deletingDependents) deleteQueue.add(dep.identity.uid);
@@ -268,7 +291,7 @@ export function startGarbageCollector(o: GarbageCollectorOptions): GarbageCollec
 
   const syncOrphan = async (uid: string): Promise<void> => {
     // Dependents of resources not loaded yet would keep their reference and be collected as dangling later.
-    await allSynced();
+    await syncedOrTimedOut();
     const owner = graph.nodes.get(uid);
     if (owner === undefined) return;
     const failures: unknown[] = [];
@@ -309,6 +332,8 @@ export function startGarbageCollector(o: GarbageCollectorOptions): GarbageCollec
     graph,
     synced: allSynced,
     async stop() {
+      stopping = true;
+      markStopping();
       monitors!.stop();
       await Promise.all([deleteQueue.stop(), orphanQueue.stop()]);
     },
