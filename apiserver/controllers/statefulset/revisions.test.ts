@@ -139,9 +139,9 @@ describe('retention policy owner references', () => {
   };
   it.each([
     ['Retain', 'Retain', ['Other/o'], ['Other/o']],
-    ['Retain', 'Delete', ['Other/o', 'StatefulSet/web'], ['Other/o', 'StatefulSet/web']],
-    ['Delete', 'Retain', ['Other/o'], ['Other/o', 'Pod/web-5']],
-    ['Delete', 'Delete', ['Other/o', 'StatefulSet/web'], ['Other/o', 'Pod/web-5']],
+    ['Retain', 'Delete', ['Other/o', 'StatefulSet/web*'], ['Other/o', 'StatefulSet/web*']],
+    ['Delete', 'Retain', ['Other/o'], ['Other/o', 'Pod/web-5*']],
+    ['Delete', 'Delete', ['Other/o', 'StatefulSet/web*'], ['Other/o', 'Pod/web-5*']],
   ])('whenScaled %s, whenDeleted %s', (whenScaled, whenDeleted, inRange, scaledDown) => {
     expect(refsAfter({ whenScaled, whenDeleted }, 'web-1')).toEqual(inRange);
     expect(refsAfter({ whenScaled, whenDeleted }, 'web-5')).toEqual(scaledDown);
@@ -151,5 +151,20 @@ describe('retention policy owner references', () => {
     const s = set({ policy: { whenScaled: 'Delete', whenDeleted: 'Delete' } });
     const claim: KubeObject = { metadata: { name: 'data', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'old' }] } };
     expect(claimMatchesPolicy(claim, s, pod('web-0'))).toBe(true);
+  });
+
+  it('a plain reference to the set is made a controller reference; another controller keeps the claim', () => {
+    const s = set({ policy: { whenScaled: 'Retain', whenDeleted: 'Delete' } });
+    const plain: KubeObject = { metadata: { name: 'data', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'set-uid' }] } };
+    expect(claimMatchesPolicy(plain, s, pod('web-0'))).toBe(false);
+    applyPolicy(plain, s, pod('web-0'));
+    expect(plain.metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'set-uid', controller: true, blockOwnerDeletion: true }]);
+    const foreign: KubeObject = { metadata: { name: 'data', ownerReferences: [{ apiVersion: 'x/v1', kind: 'Other', name: 'o', uid: 'o', controller: true }] } };
+    expect(claimMatchesPolicy(foreign, s, pod('web-0'))).toBe(true);
+    // Our own references beside another controller are removed, none added.
+    const both: KubeObject = { metadata: { name: 'data', ownerReferences: [...foreign.metadata.ownerReferences!, { apiVersion: 'v1', kind: 'Pod', name: 'web-0', uid: 'web-0-uid' }] } };
+    expect(claimMatchesPolicy(both, s, pod('web-0'))).toBe(false);
+    applyPolicy(both, s, pod('web-0'));
+    expect(both.metadata.ownerReferences).toEqual(foreign.metadata.ownerReferences);
   });
 });

@@ -152,7 +152,7 @@ export class StatefulPodControl {
     if (retentionPolicyOf(set).whenScaled === 'Retain') return false;
     for (const claim of claimsFor(set, ordinalOf(pod)).values()) {
       const current = this.o.claim(claim.metadata.namespace ?? '', claim.metadata.name ?? '');
-      if (current !== undefined && hasStaleOwnerRef(current, pod, 'Pod')) return true;
+      if (current !== undefined && hasStaleOwnerRef(current, pod)) return true;
     }
     return false;
   }

@@ -196,12 +196,12 @@ describe('StatefulSet controller', () => {
     await readyWhenCreated('ret-0');
     const ret1 = await readyWhenCreated('ret-1');
     const refs = async (name: string): Promise<unknown> => (await claims.get('default', name)).metadata.ownerReferences;
-    const setRef = [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'ret', uid: set.metadata.uid }];
+    const setRef = [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'ret', uid: set.metadata.uid, controller: true, blockOwnerDeletion: true }];
     await until('set refs', async () => (JSON.stringify(await refs('data-ret-1')) === JSON.stringify(setRef) ? true : undefined));
     expect(await refs('data-ret-0')).toEqual(setRef);
     await editSet('ret', (s) => (s.replicas = 1));
     await until('ret-1 gone', async () => ((await podNames('ret')).length === 1 ? true : undefined));
-    expect(await refs('data-ret-1')).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: 'ret-1', uid: ret1.metadata.uid }]);
+    expect(await refs('data-ret-1')).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: 'ret-1', uid: ret1.metadata.uid, controller: true, blockOwnerDeletion: true }]);
     expect(await refs('data-ret-0')).toEqual(setRef);
   });
 
@@ -319,14 +319,15 @@ describe('StatefulSet controller', () => {
 
   it('counts availability after minReadySeconds and replaces a failed pod', async () => {
     await createSet('mr', 1, (s) => {
-      s.minReadySeconds = 1;
+      // 2 s: the Ready condition's time has whole seconds, so the pod is available at least 1 s after it is ready.
+      s.minReadySeconds = 2;
       delete s.volumeClaimTemplates;
       s.template.spec.containers[0].volumeMounts = [];
     });
     const first = await readyWhenCreated('mr-0');
     const ready = await until('ready', async () => ((await statusOf('mr')).readyReplicas === 1 ? statusOf('mr') : undefined));
     expect(ready.availableReplicas).toBe(0);
-    await until('available after 1 s', async () => ((await statusOf('mr')).availableReplicas === 1 ? true : undefined), 5000);
+    await until('available after 2 s', async () => ((await statusOf('mr')).availableReplicas === 1 ? true : undefined), 6000);
 
     await setReady('mr-0', false, 'Failed');
     const replaced = await until('replaced', async () => {
