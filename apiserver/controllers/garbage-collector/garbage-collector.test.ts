@@ -309,6 +309,18 @@ describe('owners that do not exist', () => {
     await until('collected once Ghost is served', async () => (await live(store.served, KINDS.ConfigMap, 'ns', 'haunted')) === undefined);
   });
 
+  test('a cluster-scoped dependent seen before its namespaced owner, and a name no object can have: no errors, kube\'s outcome', async () => {
+    const owner = await createObject(store.served, KINDS.ConfigMap, 'ns', 'owner');
+    await createObject(store.served, KINDS.ClusterRole, '', 'early', [refTo(owner, KINDS.ConfigMap)]);
+    await createObject(store.served, KINDS.ConfigMap, 'ns', 'odd', [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'a/b', uid: 'odd-uid' }]);
+    // Started afterwards: whichever informer loads first, nothing is retried in error.
+    startCollector();
+    await until('odd collected', async () => (await live(store.served, KINDS.ConfigMap, 'ns', 'odd')) === undefined);
+    await sentinel('s1');
+    expect(await live(store.served, KINDS.ClusterRole, '', 'early')).toBeDefined();
+    expect(errors).toEqual([]);
+  });
+
   test('a cluster-scoped dependent of a namespaced owner kind is reported, never collected', async () => {
     startCollector();
     const owner = await createObject(store.served, KINDS.ConfigMap, 'ns', 'owner');

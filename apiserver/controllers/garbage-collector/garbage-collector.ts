@@ -132,13 +132,18 @@ export function startGarbageCollector(o: GarbageCollectorOptions): GarbageCollec
   const is404 = (err: unknown): boolean => isStatusError(err) && err.code === 404;
   const is409 = (err: unknown): boolean => isStatusError(err) && err.code === 409;
 
-  /** The live object at `identity` (store read), or undefined when absent. */
+  /**
+   * The live object at `identity` (store read), or undefined when absent. A namespaced object asked for
+   * without a namespace (a virtual owner named by a cluster-scoped dependent), or a name no object can have
+   * (the registry's 400), is absent: kube's GET of such a path is a 404.
+   */
   const getLive = async (identity: Identity): Promise<KubeObject | undefined> => {
     const r = registryOf(identity);
+    if (r.strategy.namespaced && identity.namespace === '') return undefined;
     try {
       return await r.registry.get(nsOf(r.strategy.namespaced, identity.namespace), identity.name);
     } catch (err) {
-      if (is404(err)) return undefined;
+      if (is404(err) || (isStatusError(err) && err.code === 400)) return undefined;
       throw err;
     }
   };
