@@ -18,8 +18,8 @@
  * 5. RollingUpdate: from the highest ordinal down to the partition, the first pod not at the update revision
  *    is deleted (it comes back at the update revision), waiting for each to be healthy; OnDelete does nothing;
  * 6. the status (replicas, ready, available, current, updated, revisions, collision count, observed
- *    generation) is written through `status` when it changed; a finished rolling update makes the update
- *    revision current;
+ *    generation) is written whole through `status` when one of its counts, revisions or the generation
+ *    changed; a finished rolling update makes the update revision current;
  * 7. history beyond `revisionHistoryLimit` is deleted, oldest first, never a revision a pod or the status uses.
  */
 import type { KubeObject } from '../../api/object.js';
@@ -269,8 +269,11 @@ async function processReplica(o: ControlOptions, set: KubeObject, updateSet: Kub
   return false;
 }
 
-/** The status as Go writes StatefulSetStatus (omitempty members left out when zero; collisionCount a pointer). */
-function statusObject(status: SetStatus, conditions: unknown): JsonObject {
+/**
+ * The status as Go writes StatefulSetStatus (omitempty members left out when zero; collisionCount a pointer).
+ * Conditions are not carried over: kube's controller builds the status anew and writes it whole.
+ */
+function statusObject(status: SetStatus): JsonObject {
   const out: JsonObject = {};
   if (status.observedGeneration !== 0) out.observedGeneration = status.observedGeneration;
   out.replicas = status.replicas;
@@ -280,7 +283,6 @@ function statusObject(status: SetStatus, conditions: unknown): JsonObject {
   if (status.currentRevision !== '') out.currentRevision = status.currentRevision;
   if (status.updateRevision !== '') out.updateRevision = status.updateRevision;
   out.collisionCount = status.collisionCount;
-  if (Array.isArray(conditions) && conditions.length > 0) out.conditions = conditions;
   out.availableReplicas = status.availableReplicas;
   return out;
 }
@@ -299,7 +301,7 @@ async function writeStatus(o: ControlOptions, set: KubeObject, status: SetStatus
     status.updatedReplicas !== n('updatedReplicas') || status.currentRevision !== s('currentRevision') ||
     status.availableReplicas !== n('availableReplicas') || status.updateRevision !== s('updateRevision');
   if (!inconsistent) return;
-  const updated: KubeObject = { ...set, status: statusObject(status, old.conditions) };
+  const updated: KubeObject = { ...set, status: statusObject(status) };
   await o.statefulSets.update(set.metadata.namespace ?? '', set.metadata.name ?? '', updated, { ...write(o), subresource: 'status' });
 }
 

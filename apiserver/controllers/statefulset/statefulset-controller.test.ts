@@ -13,6 +13,8 @@ import type { GenericRegistry } from '../../registry/generic/generic-registry.js
 import { rfc3339 } from '../../registry/generic/system-fields.js';
 import { createInformerFactory, type InformerFactory } from '../informer.js';
 import { openServedStore, type ServedStore } from '../testing/served-store.js';
+import { newRevision } from './revisions.js';
+import { statefulSetLabels } from './stateful-pods.js';
 import { startStatefulSetController, type StatefulSetController } from './statefulset-controller.js';
 
 const names = naming('k8s.io');
@@ -337,5 +339,62 @@ describe('StatefulSet controller', () => {
     expect(replaced.metadata.labels).toMatchObject({ 'statefulset.kubernetes.io/pod-name': 'mr-0' });
     expect(await eventMessages('SuccessfulDelete')).toEqual(['delete Pod mr-0 in StatefulSet mr successful']);
     expect(errors).toEqual([]);
+  });
+
+  it('a name clash with another revision bumps collisionCount and names the revision anew', async () => {
+    const manifest = (): KubeObject => ({
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'col' },
+      spec: {
+        replicas: 0, serviceName: 'nginx', selector: { matchLabels: { app: 'col' } },
+        template: { metadata: { labels: { app: 'col' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } },
+      },
+    });
+    // The name the set's first revision would have, taken by a revision of other data (labels the set does not select).
+    const preview = (await sets.create('default', manifest(), { dryRun: true })).object;
+    const taken = newRevision(preview, 1, 0, statefulSetLabels(names).revisionHash);
+    await revisions.create('default', { ...taken, metadata: { name: taken.metadata.name }, data: { other: true } });
+    await sets.create('default', manifest());
+    const status = await until('status', async () => {
+      const s = await statusOf('col');
+      return s.updateRevision !== undefined ? s : undefined;
+    });
+    expect(status.collisionCount).toBe(1);
+    expect(status.updateRevision).not.toBe(taken.metadata.name);
+    expect(status.updateRevision).toBe(newRevision(preview, 1, 1, statefulSetLabels(names).revisionHash).metadata.name);
+    expect((await revisions.get('default', taken.metadata.name!)).data).toEqual({ other: true });
+  });
+
+  it('a set being deleted only has its status kept: no pod is created', async () => {
+    await createSet('del', 2);
+    await until('del-0', async () => ((await podNames('del')).length === 1 ? true : undefined));
+    await sets.patch('default', 'del', (cur) => ({ ...cur, metadata: { ...cur.metadata, finalizers: ['example.com/hold'] } }));
+    await sets.delete('default', 'del');
+    await setReady('del-0');
+    await until('ready counted', async () => ((await statusOf('del')).readyReplicas === 1 ? true : undefined));
+    await settle();
+    expect(await podNames('del')).toEqual(['del-0']);
+    await sets.patch('default', 'del', (cur) => ({ ...cur, metadata: { ...cur.metadata, finalizers: [] } }));
+  });
+
+  it('whenScaled Delete: a pod waits for the stale claim of its predecessor to go (the collector\'s part played by the test)', async () => {
+    await createSet('st', 2, (s) => (s.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Retain', whenScaled: 'Delete' }));
+    await readyWhenCreated('st-0');
+    const old1 = await readyWhenCreated('st-1');
+    await editSet('st', (s) => (s.replicas = 1));
+    await until('st-1 gone', async () => ((await podNames('st')).length === 1 ? true : undefined));
+    const claim = await claims.get('default', 'data-st-1');
+    expect(claim.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: 'st-1', uid: old1.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    // Scaled up again before the collector removed the claim: st-1 is not made over a stale claim.
+    await editSet('st', (s) => (s.replicas = 2));
+    await settle();
+    expect(await podNames('st')).toEqual(['st-0']);
+    await claims.delete('default', 'data-st-1');
+    const new1 = await until('st-1 again', async () => ((await podNames('st')).length === 2 ? pods.get('default', 'st-1') : undefined));
+    expect(new1.metadata.uid).not.toBe(old1.metadata.uid);
+    const fresh = await until('new claim', async () => {
+      const c = (await claims.list('default')).items.find((x) => x.metadata.name === 'data-st-1');
+      return c !== undefined && c.metadata.uid !== claim.metadata.uid ? c : undefined;
+    });
+    expect(fresh.metadata.ownerReferences).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@
  * pkg/controller/statefulset/stateful_set.go): follows StatefulSets, Pods, ControllerRevisions and
  * PersistentVolumeClaims through the leader's informers and syncs each set by key on a work queue.
  *
- * A sync (statefulset-control.ts does the work):
+ * Syncs start once the four informers are loaded. A sync (statefulset-control.ts does the work):
  * - a set gone from the informer is done (its pods and revisions go by the garbage collector);
  * - a selector that cannot be read is reported to `onError` and not retried;
  * - orphan revisions matching the selector are adopted, then pods are claimed (adopted when orphans whose
@@ -79,7 +79,13 @@ export function startStatefulSetController(o: StatefulSetControllerOptions): Sta
     ...(o.recorder === undefined ? {} : { recorder: o.recorder }),
   });
 
+  // As kube's controller waits for its caches before starting workers: a sync before the pods' informer is
+  // loaded would try to create pods that exist.
+  const synced = Promise.all([sets.synced, pods.synced, revisions.synced, claims.synced]);
+
   const sync = async (key: string): Promise<void> => {
+    await synced;
+    if (abort.signal.aborted) return;
     const { namespace, name } = splitKey(key);
     const cached = sets.get(namespace, name);
     if (cached === undefined) return;
@@ -185,7 +191,6 @@ export function startStatefulSetController(o: StatefulSetControllerOptions): Sta
       deleted: (pod) => enqueue(resolve(pod.metadata.namespace ?? '', pod)),
     }),
     claims.on({ deleted: (claim) => { for (const set of sets.list(claim.metadata.namespace ?? '')) enqueue(set); } }),
-    revisions.on({}),
   ];
 
   return {
