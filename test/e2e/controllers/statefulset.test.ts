@@ -119,6 +119,10 @@ for (const domain of ['k8s.io', 'platform.io'] as const) {
       });
       expect([pod.spec.hostname, pod.spec.subdomain]).toEqual(['web-1', 'nginx']);
       expect(parseTable(ok(await kubectl('get', 'sts', '-n', ns)))[0]).toEqual(expect.objectContaining({ NAME: 'web', READY: '2/2' }));
+      const described = ok(await kubectl('describe', 'sts', 'web', '-n', ns));
+      expect(described).toMatch(/^Replicas: +2 desired \| 2 total$/m);
+      expect(described).toMatch(/^Pods Status: +2 Running \/ 0 Waiting \/ 0 Succeeded \/ 0 Failed$/m);
+      expect(described).toMatch(/^ +Normal +SuccessfulCreate +\S+ +statefulset-controller +create Pod web-1 in StatefulSet web successful$/m);
       // web-0 was created, and made ready, before web-1.
       const created = ok(await kubectl('get', 'events', '-n', ns, '--field-selector', 'reason=SuccessfulCreate', '--sort-by=.metadata.name', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}'));
       expect(created.trim().split('\n')).toEqual([
@@ -183,6 +187,24 @@ for (const domain of ['k8s.io', 'platform.io'] as const) {
       expect(revs).toEqual(['2', '3']);
       const sts = JSON.parse(ok(await kubectl('get', 'sts', 'web', '-n', ns, '-o', 'json')));
       expect((await listPods()).map((p) => p.revision)).toEqual([sts.status.updateRevision, sts.status.updateRevision]);
+    });
+
+    it('deleting a set with whenDeleted Delete: the garbage collector removes its pods and claims', async () => {
+      const manifest = MANIFEST.replace(/name: web\n/, 'name: db\n').replaceAll('app: web', 'app: db').replace('replicas: 2', 'replicas: 1')
+        .replace('  volumeClaimTemplates:', '  persistentVolumeClaimRetentionPolicy: { whenDeleted: Delete, whenScaled: Retain }\n  volumeClaimTemplates:');
+      ok(await kubectl('create', '-n', ns, '-f', server.file('db.yaml', manifest)));
+      expect((await whileNodeAgent(kubectl('rollout', 'status', 'statefulset/db', '-n', ns, '--timeout=60s'))).status).toBe(0);
+      const claim = JSON.parse(ok(await kubectl('get', 'pvc', 'data-db-0', '-n', ns, '-o', 'json')));
+      expect(claim.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'StatefulSet', name: 'db', controller: true, blockOwnerDeletion: true })]);
+      expect(ok(await kubectl('delete', 'sts', 'db', '-n', ns))).toBe('statefulset.apps "db" deleted\n');
+      const gone = async (): Promise<boolean> => {
+        const names = ok(await kubectl('get', 'pods,pvc', '-n', ns, '-o', 'name')).split('\n');
+        return !names.includes('pod/db-0') && !names.includes('persistentvolumeclaim/data-db-0');
+      };
+      for (let i = 0; i < 150 && !(await gone()); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await gone()).toBe(true);
+      // The other set's claims stay (Retain).
+      expect(parseTable(ok(await kubectl('get', 'pvc', '-n', ns))).map((r) => r.NAME)).toEqual(['data-web-0', 'data-web-1']);
     });
 
     it('scale down removes the highest ordinal and keeps its claim', async () => {
