@@ -397,4 +397,27 @@ describe('StatefulSet controller', () => {
     });
     expect(fresh.metadata.ownerReferences).toBeUndefined();
   });
+
+  it('OrderedReady waits for a terminating pod (graceful deletion on a node) before the next removal', async () => {
+    await createSet('gr', 3, (s) => (s.template.spec.nodeName = 'node-1'));
+    for (const n of ['gr-0', 'gr-1', 'gr-2']) await readyWhenCreated(n);
+    await until('3 ready', async () => ((await statusOf('gr')).readyReplicas === 3 ? true : undefined));
+    await editSet('gr', (s) => (s.replicas = 1));
+    const terminating = async (): Promise<string[]> =>
+      (await pods.list('default')).items.filter((p) => p.metadata.name!.startsWith('gr-') && p.metadata.deletionTimestamp !== undefined).map((p) => p.metadata.name!);
+    await until('gr-2 terminating', async () => ((await terminating()).length > 0 ? true : undefined));
+    await settle();
+    expect(await terminating()).toEqual(['gr-2']);
+    // The node agent finishes gr-2; only then is gr-1 deleted.
+    await pods.delete('default', 'gr-2', { gracePeriodSeconds: 0 });
+    await until('gr-1 terminating', async () => ((await terminating()).includes('gr-1') ? true : undefined));
+    expect(await podNames('gr')).toEqual(['gr-0', 'gr-1']);
+    await pods.delete('default', 'gr-1', { gracePeriodSeconds: 0 });
+    await until('1 pod', async () => ((await podNames('gr')).length === 1 ? true : undefined));
+    const status = await until('status', async () => {
+      const st = await statusOf('gr');
+      return st.replicas === 1 ? st : undefined;
+    });
+    expect(status).toMatchObject({ replicas: 1, readyReplicas: 1, currentReplicas: 1, updatedReplicas: 1 });
+  });
 });
