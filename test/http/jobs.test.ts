@@ -132,13 +132,29 @@ describeBackends(all, (b) => {
     expect(pb.headers['content-type']).toBe('application/vnd.platform.protobuf');
     expect(pb.raw.includes(Buffer.from('batch.platform.io/controller-uid'))).toBe(true);
 
-    const deleted = await api.request('DELETE', `${path}/${name}`);
+    // A DELETE with a policy (kubectl always sends one) removes the Job and answers a Status.
+    const deleted = await api.request('DELETE', `${path}/${name}`, { query: { propagationPolicy: 'Background' } });
     expect(deleted.status).toBe(200);
+    expect(deleted.warnings()).toEqual([]);
     expect(deleted.json()).toEqual(expect.objectContaining({ kind: 'Status', status: 'Success', details: expect.objectContaining({ name, kind: 'jobs', group: 'batch' }) }));
     expect((await api.request('GET', `${path}/${name}`)).status).toBe(404);
     // The all-namespaces path lists the rest.
     const everywhere = (await api.request('GET', `${BASE}/jobs`)).json();
     expect(everywhere.items.map((j: { metadata: { name: string } }) => j.metadata.name)).toContain(other);
+    // Without a policy batch/v1 orphans (kube): a Warning, the Job answered marked with the `orphan` finalizer,
+    // removed once the garbage collector has orphaned its pods.
+    const orphaning = await api.request('DELETE', `${path}/${other}`);
+    expect(orphaning.status).toBe(200);
+    expect(orphaning.warnings()).toEqual([
+      '299 - "child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning"',
+    ]);
+    expect(orphaning.json().metadata).toMatchObject({ name: other, finalizers: ['orphan'] });
+    expect(orphaning.json().metadata.deletionTimestamp).toEqual(expect.any(String));
+    const gone = Date.now() + 30_000;
+    while ((await api.request('GET', `${path}/${other}`)).status !== 404) {
+      if (Date.now() > gone) throw new Error('the orphaned Job was not removed');
+      await new Promise((r) => setTimeout(r, 50));
+    }
   });
 
   it('under --group-domain=k8s.io the generated labels are batch.kubernetes.io/...', async () => {
