@@ -47,6 +47,9 @@ import { startStatefulSetController } from '../controllers/statefulset/statefuls
 import { startReplicationController } from '../controllers/replication/replication-controller.js';
 import { startEndpointSliceController } from '../controllers/endpointslice/endpointslice-controller.js';
 import type { SigningMaterial } from '../tls/signing-material.js';
+import type { ServiceResolver } from '../aggregator/service-resolver.js';
+import { HPA_EVENT_COMPONENT, startHorizontalPodAutoscalerController } from '../controllers/podautoscaler/hpa-controller.js';
+import { createMetricsApiSource, METRICS_API_SERVICE, readProxyClientCertFiles } from '../controllers/podautoscaler/metrics-api-source.js';
 
 export function startInServerControllers(
   store: Store,
@@ -58,6 +61,8 @@ export function startInServerControllers(
   /** Resolves with the secure port once the server listens (the `kubernetes` Service's endpoints). */
   listening?: Promise<number>,
   certificates?: { readonly authorizer: Authorizer; readonly signing: SigningMaterial },
+  /** The aggregator's backend resolver (StartOptions.aggregation): the HPA controller reaches the metrics API with it. */
+  metricsResolver?: ServiceResolver,
 ): LeaderElector {
   return startLeaderElection({
     store,
@@ -211,6 +216,24 @@ export function startInServerControllers(
       }
       if (jobs !== undefined && on('ttl-after-finished-controller')) {
         stopOnAbort(startTtlAfterFinishedController({ jobs, informers, onError: (err, key) => logger.warn({ err, key }, 'ttl-after-finished controller') }));
+      }
+
+      // HorizontalPodAutoscalers: CPU utilization from the resource metrics API (the metrics server registered as an APIService).
+      if (pods !== undefined && on('horizontal-pod-autoscaler-controller')) {
+        const apiServices = resources.lookup(names.group('apiregistration'), 'v1', 'apiservices')?.registry;
+        const apiServiceInformer = apiServices === undefined ? undefined : informers.informer(apiServices);
+        const proxyClient = config.proxyClient;
+        const metrics = createMetricsApiSource({
+          apiService: () => apiServiceInformer?.get('', METRICS_API_SERVICE),
+          naming: names,
+          ...(metricsResolver === undefined ? {} : { resolve: metricsResolver }),
+          ...(proxyClient === undefined ? {} : { clientCert: () => readProxyClientCertFiles(proxyClient) }),
+        });
+        stopOnAbort({ stop: async () => metrics.close() });
+        stopOnAbort(startHorizontalPodAutoscalerController({
+          resources, informers, naming: names, metrics, ...recorderFor(HPA_EVENT_COMPONENT),
+          onError: (err, key) => logger.warn({ err: err instanceof Error ? err.message : err, key }, 'horizontal pod autoscaler controller'),
+        }));
       }
 
       const secrets = registry('', 'secrets');

@@ -333,7 +333,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         api = (ctx, next) => oidc(ctx, () => resources(ctx, next));
       }
 
-      const elector = startInServerControllers(theStore, served.resources, config, names, logger, serviceAllocation, listening, { authorizer, signing });
+      const elector = startInServerControllers(theStore, served.resources, config, names, logger, serviceAllocation, listening, { authorizer, signing }, options.aggregation?.serviceResolver);
       cleanups.push(() => elector.stop());
     }
 
