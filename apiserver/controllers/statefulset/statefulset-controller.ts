@@ -15,10 +15,12 @@
  * Triggers: set added/updated/deleted; a pod's add/update/delete reaches its controller set (or, for an
  * orphan, every set of its namespace whose selector matches it); a pod turning Ready under a set with
  * `minReadySeconds` requeues after that time plus 1 s; a claim deleted resyncs its namespace's sets (a pod
- * waiting for a stale claim to go). A failed sync is retried with the queue's back-off.
+ * waiting for a stale claim to go). A failed sync is retried with the queue's back-off; a conflict (409) is
+ * retried after 10 ms without a report.
  */
 import type { KubeObject } from '../../api/object.js';
 import { isObject } from '../../api/json.js';
+import { isStatusError } from '../../errors/status-error.js';
 import type { EventRecorder } from '../../events/event-recorder.js';
 import type { Naming } from '../../naming/naming.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
@@ -30,6 +32,9 @@ import { keyOf, splitKey, startWorkQueue } from '../work-queue.js';
 import { StatefulPodControl } from './stateful-pod-control.js';
 import { isMemberOf, minReadySecondsOf, replicasOf, specOf, STATEFUL_SET_API_VERSION, STATEFUL_SET_KIND, statefulSetLabels } from './stateful-pods.js';
 import { updateStatefulSet } from './statefulset-control.js';
+
+/** The wait before a set whose sync met a conflict is synced again. */
+const CONFLICT_RETRY_MS = 10;
 
 export interface StatefulSetControllerOptions {
   readonly statefulSets: GenericRegistry;
@@ -135,7 +140,21 @@ export function startStatefulSetController(o: StatefulSetControllerOptions): Sta
     if (minReady > 0 && status.availableReplicas !== replicasOf(set)) queue.addAfter(key, minReady * 1000);
   };
 
-  const queue = startWorkQueue(sync, {
+  /**
+   * A conflict (the set, a pod or a claim changed since the informer saw it, or an object the informer has not
+   * caught up with already exists) is not a failure: the key is synced again shortly, from newer informer
+   * state, without a report. Other errors go to `onError` and the queue's back-off.
+   */
+  const syncOrRequeue = async (key: string): Promise<void> => {
+    try {
+      await sync(key);
+    } catch (err) {
+      if (!(isStatusError(err) && err.code === 409)) throw err;
+      queue.addAfter(key, CONFLICT_RETRY_MS);
+    }
+  };
+
+  const queue = startWorkQueue(syncOrRequeue, {
     workers: o.workers ?? 5,
     ...(o.baseRetryDelayMs === undefined ? {} : { baseDelayMs: o.baseRetryDelayMs }),
     ...(o.maxRetryDelayMs === undefined ? {} : { maxDelayMs: o.maxRetryDelayMs }),
