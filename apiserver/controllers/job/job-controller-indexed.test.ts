@@ -100,11 +100,12 @@ test('backoffLimitPerIndex: the failure count travels by annotation; an index pa
     return a.find((p) => indexOf(h, p) === 1 && p.metadata.annotations?.[h.names.indexFailureCount] === '1');
   });
   await setPodStatus(h, retry, 'Failed');
-  const failedIndex = await until('index 1 failed', async () => {
+  // failedIndexes is written with the pod's UID still uncounted (step 1); the counter follows (step 3).
+  const failedIndex = await until('index 1 failed and both failures counted', async () => {
     const j = await getJob(h, 'per-index');
-    return statusOf(j).failedIndexes === '1' ? j : undefined;
+    return statusOf(j).failedIndexes === '1' && statusOf(j).failed === 2 ? j : undefined;
   });
-  expect(statusOf(failedIndex).failed).toBe(2);
+  expect(statusOf(failedIndex).uncountedTerminatedPods).toEqual({});
   // No third pod for index 1.
   expect(activeOf(await podsOf(h, job)).map((p) => indexOf(h, p)).sort()).toEqual([0, 2]);
   await setPodStatus(h, byIndex(h, pods, 0), 'Succeeded');

@@ -115,7 +115,7 @@ interface SyncContext {
 }
 
 const ORPHANS_BY_NAMESPACE = 'job-controller/orphans-by-namespace';
-const POD_CONTROLLER_UID = 'controller-uid';
+const POD_CONTROLLER_UID = 'job-controller/controller-uid';
 
 export function startJobController(o: JobControllerOptions): { stop(): Promise<void> } {
   const names = jobControllerNames(o.naming);
@@ -132,6 +132,12 @@ export function startJobController(o: JobControllerOptions): { stop(): Promise<v
   podInformer.addIndex(ORPHANS_BY_NAMESPACE, (pod) => (controllerRefOf(pod) === undefined ? [pod.metadata.namespace ?? ''] : []));
   const abort = new AbortController();
   const signal = abort.signal;
+  /**
+   * Both caches loaded: before that, a pod's job may just not be known yet, and its finalizer must not be
+   * taken for an orphan's (kube starts its workers once the caches synced).
+   */
+  const synced = (): Promise<unknown> => Promise.all([jobInformer.synced, podInformer.synced]);
+
   const writeOpts = { fieldManager: CONTROLLER_FIELD_MANAGER, signal };
 
   const record = (obj: KubeObject, type: EventType, reason: string, message: string): void => {
@@ -261,6 +267,7 @@ export function startJobController(o: JobControllerOptions): { stop(): Promise<v
   }
 
   async function syncOrphanPod(key: string): Promise<void> {
+    await synced();
     const { namespace, name } = splitKey(key);
     const pod = podInformer.get(namespace, name);
     if (pod === undefined || !hasFinalizer(pod)) return;
@@ -320,6 +327,7 @@ export function startJobController(o: JobControllerOptions): { stop(): Promise<v
   }
 
   async function syncJob(key: string): Promise<void> {
+    await synced();
     const { namespace, name } = splitKey(key);
     const shared = jobInformer.get(namespace, name);
     if (shared === undefined) {
