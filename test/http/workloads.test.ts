@@ -6,6 +6,7 @@
  * merge and strategic merge patch, a negative count refused on the Scale), generation tracking, kubectl's
  * table, protobuf, and a delete that answers a Status.
  */
+import { parseControllers } from '../../apiserver/config/controllers-flag.js';
 import { backends, createNamespace, describeBackends, stopBackends, uniqueName, type ApiResponse, type TestApi } from './helpers.js';
 
 const all = backends();
@@ -45,7 +46,8 @@ describeBackends(all, (b) => {
   let api: TestApi;
   let ns: string;
   beforeAll(async () => {
-    api = await b.start();
+    // The kinds alone: their controllers (which write pods and status) have their own suites.
+    api = await b.start({ controllers: parseControllers(['*', '-statefulset-controller', '-replicationcontroller-controller']) });
     ns = await createNamespace(api);
   });
 
