@@ -108,7 +108,7 @@ export function startStatefulSetController(o: StatefulSetControllerOptions): Sta
       return fresh.metadata.uid === set.metadata.uid && fresh.metadata.deletionTimestamp === undefined;
     };
     const ownerType = { apiVersion: STATEFUL_SET_API_VERSION, kind: STATEFUL_SET_KIND };
-    // ListRevisions + AdoptOrphanRevisions (owned ones that stop matching are kept, as kube keeps them).
+    // ListRevisions + AdoptOrphanRevisions: revisions the selector matches, orphans adopted (none is released).
     const ownedRevisions = await claimObjects({
       registry: o.controllerRevisions,
       owner: set,
