@@ -125,3 +125,34 @@ test('a 1,000-completion Job completes', async () => {
   // Never more pods than completions: expectations kept every pass from creating twice.
   expect((await podsOf(h, job)).length).toBe(1000);
 }, 180_000);
+
+test('three-step counting: the UID enters uncountedTerminatedPods, then the finalizer goes, then the counter grows', async () => {
+  h = await openHarness();
+  const job = await createJob(h, 'steps', { completions: 1 });
+  const [pod] = await activePods(h, job, 1);
+  const uid = pod!.metadata.uid!;
+  // Every write carries the store revision as resourceVersion: one order across jobs and pods.
+  const seen: Record<string, number[]> = { uncounted: [], 'finalizer removed': [], counted: [] };
+  const rv = (o: KubeObject): number => Number(o.metadata.resourceVersion);
+  const offJobs = h.informers.informer(h.jobs).on({
+    updated(_old, o) {
+      if (o.metadata.name !== 'steps') return;
+      if (statusOf(o).uncountedTerminatedPods?.succeeded?.includes(uid)) seen.uncounted!.push(rv(o));
+      if (statusOf(o).succeeded === 1) seen.counted!.push(rv(o));
+    },
+  });
+  const offPods = h.informers.informer(h.pods).on({
+    updated(old, o) {
+      if (o.metadata.uid === uid && old.metadata.finalizers !== undefined && o.metadata.finalizers === undefined) seen['finalizer removed']!.push(rv(o));
+    },
+  });
+  await setPodStatus(h, pod!, 'Succeeded');
+  await waitForCondition(h, 'steps', 'Complete');
+  await until('all three steps seen', () => Object.values(seen).every((l) => l.length > 0));
+  offJobs();
+  offPods();
+  const [uncounted, removed, counted] = [seen.uncounted![0]!, seen['finalizer removed']![0]!, seen.counted![0]!];
+  expect(uncounted).toBeLessThan(removed);
+  expect(removed).toBeLessThan(counted);
+  expect(seen.uncounted!.every((r) => r < counted)).toBe(true);
+});
