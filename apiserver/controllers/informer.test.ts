@@ -95,3 +95,15 @@ test('a handler that throws is reported and does not stop the others', async () 
     await f.stop();
   }
 });
+
+test('release stops an informer; asking again starts a new one', async () => {
+  const informer = factory.informer(configMaps);
+  await informer.synced;
+  await factory.release(configMaps);
+  await configMaps.create('default', cm('default', 'later'));
+  expect(informer.get('default', 'later')).toBeUndefined();
+  const again = factory.informer(configMaps);
+  expect(again).not.toBe(informer);
+  await again.synced;
+  expect(again.get('default', 'later')).toBeDefined();
+});

@@ -13,6 +13,7 @@
  * - A handler that throws is reported to `onError`; the others still run.
  * - Indexes are functions of an object to its index values, kept up to date with every event.
  */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../api/object.js';
 import type { GenericRegistry } from '../registry/generic/generic-registry.js';
@@ -47,6 +48,11 @@ export interface Informer {
 export interface InformerFactory {
   /** The one informer of `registry` for this factory, started on first use. */
   informer(registry: GenericRegistry): Informer;
+  /**
+   * Stops the informer of `registry` (a resource no longer served: its watch cache is gone) and forgets
+   * it; a later `informer(registry)` starts a new one. Its users must have unsubscribed.
+   */
+  release(registry: GenericRegistry): Promise<void>;
   /** Ends every informer's watch. */
   stop(): Promise<void>;
 }
@@ -59,15 +65,25 @@ export interface InformerFactoryOptions {
 
 export function createInformerFactory(o: InformerFactoryOptions = {}): InformerFactory {
   const abort = new AbortController();
-  const informers = new Map<GenericRegistry, { informer: Informer; done: Promise<void> }>();
+  // One listener per informer (the garbage collector follows every served resource): not a leak.
+  setMaxListeners(0, abort.signal);
+  const informers = new Map<GenericRegistry, { informer: Informer; done: Promise<void>; abort: AbortController }>();
   return {
     informer(registry) {
       let entry = informers.get(registry);
       if (entry === undefined) {
-        entry = startInformer(registry, abort.signal, o);
+        const own = new AbortController();
+        entry = { ...startInformer(registry, AbortSignal.any([abort.signal, own.signal]), o), abort: own };
         informers.set(registry, entry);
       }
       return entry.informer;
+    },
+    async release(registry) {
+      const entry = informers.get(registry);
+      if (entry === undefined) return;
+      informers.delete(registry);
+      entry.abort.abort();
+      await entry.done;
     },
     async stop() {
       abort.abort();

@@ -91,6 +91,8 @@ export function startResourceMonitors(o: {
       if (next !== undefined && next.strategy.version === m.resource.strategy.version && next.registry.context.cache === m.resource.registry.context.cache) continue;
       m.unsubscribe();
       monitors.delete(key);
+      // Its watch cache is gone with the old definition: stop re-watching it.
+      void o.informers.release(m.resource.registry);
     }
     for (const [key, r] of wanted) if (!monitors.has(key)) monitors.set(key, start(r));
   };
