@@ -77,6 +77,18 @@ type Ref = { uid?: string; kind?: string; controller?: boolean };
 const refsOf = (obj: any): Ref[] => (Array.isArray(obj?.metadata?.ownerReferences) ? obj.metadata.ownerReferences : []);
 const finalizersOf = (obj: any): string[] => (Array.isArray(obj?.metadata?.finalizers) ? obj.metadata.finalizers : []);
 
+/**
+ * Whether `owner`'s selector matches `obj`'s labels: a ReplicationController's map; a LabelSelector's
+ * matchLabels (expressions are taken to match: the rule then explains less, never more than a release).
+ */
+function selects(owner: any, obj: any): boolean {
+  const labels: Record<string, string> = obj?.metadata?.labels ?? {};
+  const sel = owner?.spec?.selector;
+  if (sel === undefined || sel === null || typeof sel !== 'object') return false;
+  const map: Record<string, string> = owner.kind === 'ReplicationController' ? sel : (sel.matchLabels ?? {});
+  return Object.entries(map).every(([k, v]) => labels[k] === v);
+}
+
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The object without what the server changes on every write and what the rule allows to change. */
@@ -88,10 +100,18 @@ function rest(obj: any, drop: readonly string[]): string {
 
 export function controllerRule(e: RuleEvent, history: History): string | undefined {
   const owners = refsOf(e.value);
-  const ownerAt = (ref: Ref): any => (ref.uid === undefined ? undefined : history.before(ref.uid, e.revision));
+  // The owner as the collector finds it: by uid, in the dependent's namespace (an owner of the same uid in
+  // another namespace is absent to a namespaced dependent).
+  const ownerAt = (ref: Ref): any => {
+    const owner = ref.uid === undefined ? undefined : history.before(ref.uid, e.revision);
+    if (owner === undefined) return undefined;
+    const ns = owner.metadata?.namespace;
+    return ns !== undefined && e.namespace !== undefined && ns !== e.namespace ? undefined : owner;
+  };
+  const waiting = (owner: any): boolean => owner?.metadata?.deletionTimestamp !== undefined && finalizersOf(owner).includes('foregroundDeletion');
   const goneOrForeground = (ref: Ref): boolean => {
     const owner = ownerAt(ref);
-    return owner === undefined || (owner.metadata?.deletionTimestamp !== undefined && finalizersOf(owner).includes('foregroundDeletion'));
+    return owner === undefined || waiting(owner);
   };
 
   // The garbage collector deleting (or marking for a foreground delete) a dependent whose owners are gone.
@@ -108,7 +128,16 @@ export function controllerRule(e: RuleEvent, history: History): string | undefin
     const after = new Set(owners.map((r) => r.uid));
     const dropped = before.filter((r) => !after.has(r.uid));
     if (dropped.length > 0 && owners.every((r) => before.some((b) => b.uid === r.uid)) && rest(e.value, ['ownerReferences']) === rest(e.prev, ['ownerReferences'])) {
-      if (dropped.every((r) => ownerAt(r) === undefined || finalizersOf(ownerAt(r)).includes('orphan'))) return 'controller: garbage collector orphaning';
+      if (dropped.every((r) => ownerAt(r) === undefined || waiting(ownerAt(r)) || finalizersOf(ownerAt(r)).includes('orphan'))) return 'controller: garbage collector orphaning';
+      // A controller releasing an object its selector no longer matches.
+      const released = dropped.length === 1 && dropped[0]!.controller === true && OWNING_KINDS.has(dropped[0]!.kind ?? '') ? ownerAt(dropped[0]!) : undefined;
+      if (released !== undefined && !selects(released, e.value)) return `controller: released by its ${dropped[0]!.kind}`;
+    }
+    // The collector unblocking a dependent's references (a foreground deletion's cycle): only blockOwnerDeletion cleared.
+    const unblocked = (refs: Ref[]): string => JSON.stringify(refs.map((r) => ({ ...r, blockOwnerDeletion: undefined })));
+    if (unblocked(refsOf(e.prev)) === unblocked(owners) && JSON.stringify(refsOf(e.prev)) !== JSON.stringify(owners)
+      && rest(e.value, ['ownerReferences']) === rest(e.prev, ['ownerReferences'])) {
+      return 'controller: garbage collector unblocking';
     }
     // Finalizers of the collector removed from an object being deleted.
     const removed = finalizersOf(e.prev).filter((f) => !finalizersOf(e.value).includes(f));
