@@ -229,11 +229,11 @@ export function startInServerControllers(
           ...(metricsResolver === undefined ? {} : { resolve: metricsResolver }),
           ...(proxyClient === undefined ? {} : { clientCert: () => readProxyClientCertFiles(proxyClient) }),
         });
-        stopOnAbort({ stop: async () => metrics.close() });
-        stopOnAbort(startHorizontalPodAutoscalerController({
+        const hpa = startHorizontalPodAutoscalerController({
           resources, informers, naming: names, metrics, ...recorderFor(HPA_EVENT_COMPONENT),
           onError: (err, key) => logger.warn({ err: err instanceof Error ? err.message : err, key }, 'horizontal pod autoscaler controller'),
-        }));
+        });
+        stopOnAbort({ stop: async () => { await hpa.stop(); metrics.close(); } });
       }
 
       const secrets = registry('', 'secrets');
