@@ -5,6 +5,8 @@
  */
 import type { KubeObject } from '../../api/object.js';
 import { naming } from '../../naming/naming.js';
+import { statefulSets } from '../../registry/kinds/apps/statefulset.js';
+import { createAs } from '../../registry/kinds/storage/testing.js';
 import { applyPolicy, claimMatchesPolicy } from './claim-retention.js';
 import {
   applyRevision, equalRevision, fnv32, goJson, hashRevisionData, newRevision, nextRevision, revisionName, safeEncodeString, sortRevisions,
@@ -53,6 +55,24 @@ describe('revision hashing (kube pkg/controller/history)', () => {
     expect(revisionName('test', hashRevisionData(KUBE_DATA, 0))).toBe('test-c77f6d978');
     // The collision count is part of the hash: another count, another name.
     expect(hashRevisionData(KUBE_DATA, 1)).not.toBe('c77f6d978');
+  });
+
+  it('a set made from kube\'s compatibility manifest gets kube\'s revision name (test-c77f6d978)', () => {
+    const kubeSet = createAs(statefulSets, {
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'test', namespace: 'default' },
+      spec: {
+        serviceName: 'x', selector: { matchLabels: { app: 'foo' } },
+        template: { metadata: { annotations: { test: 'value' }, labels: { app: 'foo' } }, spec: { containers: [{ name: 'test', image: 'test' }] } },
+      },
+    }).obj;
+    const rev = newRevision(kubeSet, 1, 0, k8s.revisionHash);
+    expect(rev.metadata.name).toBe('test-c77f6d978');
+    expect(rev.data).toEqual(KUBE_DATA);
+    // A stored copy that lost the null is still the same revision.
+    const stripped = structuredClone(rev);
+    delete (stripped.data as any).spec.template.metadata.creationTimestamp;
+    expect(equalRevision(stripped, rev)).toBe(true);
+    expect(hashRevisionData(stripped.data, 0)).toBe('c77f6d978');
   });
 
   it('FNV-1 32, SafeEncodeString and Go JSON', () => {

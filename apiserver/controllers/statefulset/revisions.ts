@@ -2,7 +2,7 @@
  * A StatefulSet's ControllerRevisions, after kube 1.32's pkg/controller/history and the revision parts of
  * stateful_set_utils.go:
  * - a revision's `data` is the patch that restores the set's pod template:
- *   `{"spec":{"template":{...,"$patch":"replace"}}}`;
+ *   `{"spec":{"template":{"$patch":"replace","metadata":{"creationTimestamp":null,...},...}}}`, as kube writes it;
  * - its hash is FNV-1 (32 bit) over that data as Go's json.Marshal writes a map (keys sorted, `<`, `>`,
  *   `&`, U+2028 and U+2029 escaped), followed by the decimal collision count, written as decimal text and
  *   mapped through apimachinery's SafeEncodeString alphabet (kube's own revisions hash to the same names);
@@ -55,10 +55,24 @@ export function safeEncodeString(s: string): string {
   return out;
 }
 
+/**
+ * The data as kube's controller serializes it: Go writes a template's ObjectMeta with
+ * `"creationTimestamp":null` (a struct member without omitempty). Hashes and comparisons use this form, so
+ * a revision's name is the one Kubernetes gives the same template (when the server's defaults are kube's),
+ * whether or not a stored revision kept the null.
+ */
+export function goForm(data: unknown): unknown {
+  if (!isObject(data) || !isObject(data.spec) || !isObject(data.spec.template)) return data;
+  const template = data.spec.template;
+  const metadata = isObject(template.metadata) ? template.metadata : {};
+  if (metadata.creationTimestamp !== undefined) return data;
+  return { ...data, spec: { ...data.spec, template: { ...template, metadata: { ...metadata, creationTimestamp: null } } } };
+}
+
 /** HashControllerRevision: the data's Go JSON, then the collision count (when given) as decimal text. */
 export function hashRevisionData(data: unknown, collisionCount?: number): string {
   const enc = new TextEncoder();
-  let h = fnv32(enc.encode(goJson(data)));
+  let h = fnv32(enc.encode(goJson(goForm(data))));
   if (collisionCount !== undefined) h = fnv32(enc.encode(String(collisionCount)), h);
   return safeEncodeString(String(h));
 }
@@ -66,10 +80,10 @@ export function hashRevisionData(data: unknown, collisionCount?: number): string
 /** ControllerRevisionName: `<prefix>-<hash>`, the prefix cut so the name stays a valid subdomain. */
 export const revisionName = (prefix: string, hash: string): string => `${prefix.length > 223 ? prefix.slice(0, 223) : prefix}-${hash}`;
 
-/** getPatch: the data that restores the set's pod template. */
+/** getPatch: the data that restores the set's pod template, in kube's form (see goForm). */
 export function revisionData(set: KubeObject): JsonObject {
   const template = isObject(specOf(set).template) ? structuredClone(specOf(set).template as JsonObject) : {};
-  return { spec: { template: { ...template, $patch: 'replace' } } };
+  return goForm({ spec: { template: { ...template, $patch: 'replace' } } }) as JsonObject;
 }
 
 /** The revision `revision` of `set` (not yet stored), named and labelled for `collisionCount`. */
@@ -97,7 +111,7 @@ export function renamedFor(rev: KubeObject, setName: string, collisionCount: num
 }
 
 /** EqualRevision: the same data (compared as Go would serialize it). */
-export const equalRevision = (a: KubeObject, b: KubeObject): boolean => goJson(a.data) === goJson(b.data);
+export const equalRevision = (a: KubeObject, b: KubeObject): boolean => goJson(goForm(a.data)) === goJson(goForm(b.data));
 
 export const revisionNumber = (rev: KubeObject): number => (typeof rev.revision === 'number' ? rev.revision : 0);
 
@@ -124,6 +138,7 @@ export function applyRevision(set: KubeObject, rev: KubeObject): KubeObject {
   const data = isObject(rev.data) && isObject(rev.data.spec) && isObject(rev.data.spec.template) ? structuredClone(rev.data.spec.template) : undefined;
   if (data !== undefined) {
     delete data.$patch;
+    if (isObject(data.metadata) && data.metadata.creationTimestamp === null) delete data.metadata.creationTimestamp;
     (clone.spec as JsonObject).template = data;
   }
   return clone;
