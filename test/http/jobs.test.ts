@@ -13,11 +13,12 @@ afterAll(() => stopBackends(all));
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 const BASE = '/apis/batch/v1';
 
+/** Managed by another controller: the built-in job controller leaves its status to these writes. */
 const jobBody = (name: string, spec: Record<string, unknown> = {}) => ({
   apiVersion: 'batch/v1',
   kind: 'Job',
   metadata: { name },
-  spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl:5.34', command: ['perl', '-e', 'print 1'] }] } }, ...spec },
+  spec: { managedBy: 'example.com/test-runner', template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl:5.34', command: ['perl', '-e', 'print 1'] }] } }, ...spec },
 });
 
 describeBackends(all, (b) => {
