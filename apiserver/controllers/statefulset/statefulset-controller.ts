@@ -26,12 +26,16 @@ import type { Naming } from '../../naming/naming.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../selectors/label-selector-object.js';
 import type { LabelSelector } from '../../selectors/selector.js';
-import { claimObjects, controllerRefOf } from '../controller-ref.js';
+import { claimObjects, controllerRefOf, controllerUidIndex } from '../controller-ref.js';
 import type { InformerFactory } from '../informer.js';
 import { keyOf, splitKey, startWorkQueue } from '../work-queue.js';
 import { StatefulPodControl } from './stateful-pod-control.js';
-import { isMemberOf, minReadySecondsOf, replicasOf, specOf, STATEFUL_SET_API_VERSION, STATEFUL_SET_KIND, statefulSetLabels } from './stateful-pods.js';
+import { isMemberOf, minReadySecondsOf, parentAndOrdinal, replicasOf, specOf, STATEFUL_SET_API_VERSION, STATEFUL_SET_KIND, statefulSetLabels } from './stateful-pods.js';
 import { updateStatefulSet } from './statefulset-control.js';
+
+/** Pod informer indexes: `<namespace>/<parent>` of a `<parent>-<ordinal>` name; the controller reference's uid. */
+const MEMBER_INDEX = 'statefulset-controller/member';
+const CONTROLLER_UID_INDEX = 'statefulset-controller/controller-uid';
 
 /** The wait before a set whose sync met a conflict is synced again. */
 const CONFLICT_RETRY_MS = 10;
@@ -75,6 +79,12 @@ export function startStatefulSetController(o: StatefulSetControllerOptions): Sta
   const pods = o.informers.informer(o.pods);
   const revisions = o.informers.informer(o.controllerRevisions);
   const claims = o.informers.informer(o.persistentVolumeClaims);
+  // The pods a set may claim: those named as its members, and those it controls (released if they stop matching).
+  pods.addIndex(MEMBER_INDEX, (pod) => {
+    const { parent, ordinal } = parentAndOrdinal(pod.metadata.name ?? '');
+    return ordinal < 0 ? [] : [`${pod.metadata.namespace ?? ''}/${parent}`];
+  });
+  pods.addIndex(CONTROLLER_UID_INDEX, controllerUidIndex);
   const podControl = new StatefulPodControl({
     pods: o.pods,
     claims: o.persistentVolumeClaims,
@@ -126,7 +136,7 @@ export function startStatefulSetController(o: StatefulSetControllerOptions): Sta
       owner: set,
       ownerType,
       matches: (pod) => selector.matches(pod.metadata.labels) && isMemberOf(set, pod),
-      candidates: pods.list(namespace),
+      candidates: [...new Set([...pods.byIndex(MEMBER_INDEX, `${namespace}/${name}`), ...pods.byIndex(CONTROLLER_UID_INDEX, set.metadata.uid ?? '')])],
       canAdopt,
       signal: abort.signal,
     });
