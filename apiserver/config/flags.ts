@@ -235,6 +235,12 @@ export const flagTable: readonly FlagSpec[] = [
   { name: 'shutdown-timeout', type: 'duration', default: '30s',
     help: 'On SIGTERM, how long in-flight requests may take to finish after the shutdown delay; then they '
       + 'are cut. Watches end when the delay ends.' },
+  // Admission
+  { name: 'enable-admission-plugins', type: 'list', default: '', arg: 'names',
+    help: 'Admission plugins to run besides the default ones (NamespaceLifecycle, ServiceAccount, CertificateApproval, '
+      + 'CertificateSigning, CertificateSubjectRestriction, ValidatingAdmissionPolicy: always on, their names accepted): '
+      + 'OwnerReferencesPermissionEnforcement (setting ownerReferences needs delete on the object, making one block its '
+      + 'owner\'s deletion needs update on the owner\'s <resource>/finalizers).' },
   // Controllers (apiserver/server/in-server-controllers.ts)
   { name: 'controllers', type: 'list', default: '*', arg: 'names',
     help: 'The in-server controllers the leader runs (kube-controller-manager syntax): * is every controller on by '

@@ -8,6 +8,7 @@ import { defaultFeatureGates, type FeatureGates } from '../features/feature-gate
 import { parseFeatureGatesFlag } from './feature-gates-flag.js';
 import { FlagError } from './flag-error.js';
 import { parseControllers, type ControllerSelection } from './controllers-flag.js';
+import { parseEnabledAdmissionPlugins } from './admission-plugins-flag.js';
 import { parseNodePortRange, parseServiceClusterIPRanges, type NodePortRangeConfig } from './service-range-flags.js';
 import type { ServiceIPRange } from '../registry/kinds/core/service-allocation/ip-range.js';
 import { checkAuthorizationModes, type AuthorizationMode } from '../authorization/authorization-modes.js';
@@ -118,6 +119,8 @@ export interface ServerConfig {
   readonly advertiseAddress?: string;
   /** How often the `kubernetes` endpoints are reconciled and this replica's identity record renewed (default 10 s). */
   readonly endpointReconcileIntervalMs?: number;
+  /** `--enable-admission-plugins`: the optional admission plugins turned on (admission-plugins-flag.ts). */
+  readonly enabledAdmissionPlugins?: ReadonlySet<string>;
   /** `--controllers`: which in-server controllers the leader runs (controllers-flag.ts). */
   readonly controllers?: ControllerSelection;
   /** How long a replica's identity record outlives its last renewal (default 15 s). */
@@ -285,6 +288,7 @@ export function buildConfig(flags: ParsedFlags, cwd: string = process.cwd()): Se
     ...(authenticationConfig === undefined ? {} : { authenticationConfigFile: resolve(cwd, authenticationConfig) }),
     enableBootstrapTokenAuth: flags.bool('enable-bootstrap-token-auth'),
     controllers: parseControllers(flags.list('controllers')),
+    enabledAdmissionPlugins: parseEnabledAdmissionPlugins(flags.list('enable-admission-plugins')),
     ...(requestHeader === undefined ? {} : { requestHeader }),
     ...(clientCaFile === undefined ? {} : { clientCaFile: resolve(cwd, clientCaFile) }),
     ...(proxyCertFile === undefined || proxyKeyFile === undefined ? {} : { proxyClient: { certFile: resolve(cwd, proxyCertFile), keyFile: resolve(cwd, proxyKeyFile) } }),

@@ -17,6 +17,7 @@
  * leadership term: a new leader starts from fresh state.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Store } from '../../storage/interface.js';
 import { bootstrapTokenSecretType } from '../auth/bootstrap-token-secret.js';
@@ -74,6 +75,8 @@ export function startInServerControllers(
     identity: `${hostname()}_${randomUUID()}`,
     onStartedLeading: (signal) => {
       logger.info('leading: starting the in-server controllers');
+      // One listener per controller (more than Node's default warning threshold of 10).
+      setMaxListeners(0, signal);
       const stopOnAbort = (c: { stop(): Promise<void> }): void => signal.addEventListener('abort', () => void c.stop(), { once: true });
       const registry = (group: string, resource: string) => resources.lookup(group, 'v1', resource)?.registry;
       const selection = config.controllers ?? parseControllers(['*']);

@@ -50,6 +50,7 @@ import { gracefulShutdown } from './graceful-shutdown.js';
 import { startStoreReadiness } from './store-readiness.js';
 import type { Filter } from '../request/request-state.js';
 import type { Authorizer } from '../authorization/authorizer.js';
+import { OWNER_REFERENCES_PERMISSION_ENFORCEMENT, ownerReferencesPermissionEnforcement } from '../admission/plugins/owner-references-permission.js';
 import { unlistableRules } from '../authorization/rules.js';
 import type { ServerServices } from '../registry/kind-strategy.js';
 import { Registry } from 'prom-client';
@@ -267,10 +268,13 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         // --event-ttl, in whole seconds as kube passes it to etcd leases (0: events stay).
         ttlSeconds: { events: Math.floor(config.eventTtlMs / 1000) },
         services,
-        // NamespaceLifecycle (always first), then ValidatingAdmissionPolicy, then a caller's plugins.
+        // NamespaceLifecycle (always first), then OwnerReferencesPermissionEnforcement when enabled, then
+        // ValidatingAdmissionPolicy, then a caller's plugins.
         admissionPlugins: (resources) => {
           policies = policyAdmissionOf(resources, names, authorizer, logger, recordRequests ? policyChecks : undefined);
-          return [...(policies === undefined ? [] : [policies]), ...(options.admissionPlugins?.(resources) ?? [])];
+          const ownerRefs = config.enabledAdmissionPlugins?.has(OWNER_REFERENCES_PERMISSION_ENFORCEMENT) === true
+            ? [ownerReferencesPermissionEnforcement(resources, authorizer)] : [];
+          return [...ownerRefs, ...(policies === undefined ? [] : [policies]), ...(options.admissionPlugins?.(resources) ?? [])];
         },
         aggregation: aggregator,
       });

@@ -1,6 +1,6 @@
 /**
  * OwnerReferencesPermissionEnforcement through HTTP: an in-process server with static tokens and RBAC, the
- * plugin in its admission chain over an authorizer fed from the server's RBAC watch caches. Setting
+ * plugin enabled as `--enable-admission-plugins=OwnerReferencesPermissionEnforcement` does. Setting
  * ownerReferences needs `delete` on the object; making one blocking needs `update` on the owner's
  * `<resource>/finalizers` (403 with Kubernetes' messages otherwise). Also: the Job DELETE warning and a
  * Foreground DELETE answered through HTTP.
@@ -8,12 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningServer } from '../../../apiserver/server/start-server.js';
-import { RbacIndex } from '../../../apiserver/authorization/rbac-index.js';
-import { startRbacFeed, type RbacFeed } from '../../../apiserver/authorization/rbac-feed.js';
-import { rbacSourcesOf } from '../../../apiserver/authorization/rbac-sources.js';
-import { buildAuthorizer } from '../../../apiserver/authorization/authorization-modes.js';
 import { naming } from '../../../apiserver/naming/naming.js';
-import { ownerReferencesPermissionEnforcement } from '../../../apiserver/admission/plugins/owner-references-permission.js';
+import { OWNER_REFERENCES_PERMISSION_ENFORCEMENT } from '../../../apiserver/admission/plugins/owner-references-permission.js';
 import { JOB_ORPHAN_WARNING } from '../../../apiserver/registry/generic/delete-propagation.js';
 import { eventually, startTestServer, stopAll, tempDir } from '../../server/helpers.js';
 import { apiRequest, type ApiRequestOptions, type ApiResponse } from '../../http/helpers.js';
@@ -24,7 +20,6 @@ const ns = 'gc-perm';
 const tokens = ['admin-token,admin,admin-uid,"system:masters"', 'alice-token,alice,alice-uid', 'bob-token,bob,bob-uid', 'carol-token,carol,carol-uid'].join('\n');
 
 let server: RunningServer;
-let feed: RbacFeed | undefined;
 
 const as = (token: string, method: string, path: string, o: ApiRequestOptions = {}): Promise<ApiResponse> =>
   apiRequest({ url: server.url, ca: server.caPem! }, method, path, { ...o, token });
@@ -39,21 +34,13 @@ const cms = `/api/v1/namespaces/${ns}/configmaps`;
 const configMap = (name: string, ownerReferences: unknown[] = []) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(ownerReferences.length ? { ownerReferences } : {}) } });
 
 afterAll(async () => {
-  feed?.stop();
   await stopAll();
 });
 
 beforeAll(async () => {
   const file = join(tempDir(), 'tokens.csv');
   writeFileSync(file, `${tokens}\n`);
-  server = await startTestServer({ tokenAuthFile: file, authorizationModes: ['RBAC'] }, {
-    admissionPlugins: (resources) => {
-      // The plugin asks an RBAC authorizer fed from this server's RBAC watch caches, as the server's own is.
-      const index = new RbacIndex(RBAC);
-      feed = startRbacFeed(index, rbacSourcesOf(resources, names)!);
-      return [ownerReferencesPermissionEnforcement(resources, buildAuthorizer(['RBAC'], index))];
-    },
-  });
+  server = await startTestServer({ tokenAuthFile: file, authorizationModes: ['RBAC'], enabledAdmissionPlugins: new Set([OWNER_REFERENCES_PERMISSION_ENFORCEMENT]) });
   await must(as('admin-token', 'POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } }), 201);
   const role = (name: string, rules: unknown[]) => ({ apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name }, rules });
   const bind = (user: string, roleName: string) => ({

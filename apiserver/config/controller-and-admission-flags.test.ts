@@ -1,5 +1,6 @@
-/** `--controllers` in kube-controller-manager's syntax. */
+/** `--controllers` in kube-controller-manager's syntax, and `--enable-admission-plugins`. */
 import { controllerEnabled, parseControllers } from './controllers-flag.js';
+import { parseEnabledAdmissionPlugins } from './admission-plugins-flag.js';
 
 test('* is every default controller; names and aliases turn one on or off', () => {
   const all = parseControllers(['*']);
@@ -27,4 +28,10 @@ test('an unknown name is refused with kube\'s message', () => {
     'invalid value "*,deployment-typo" for flag --controllers: "deployment-typo" is not in the list of known controllers',
   );
   expect(() => parseControllers(['-nope'])).toThrow(/"-nope" is not in the list of known controllers/);
+});
+
+test('--enable-admission-plugins turns on the optional plugin, accepts the always-on names, refuses unknown ones', () => {
+  expect([...parseEnabledAdmissionPlugins(['NamespaceLifecycle', 'OwnerReferencesPermissionEnforcement', 'ServiceAccount'])]).toEqual(['OwnerReferencesPermissionEnforcement']);
+  expect(parseEnabledAdmissionPlugins([]).size).toBe(0);
+  expect(() => parseEnabledAdmissionPlugins(['AlwaysPullImages'])).toThrow('enable-admission-plugins plugin "AlwaysPullImages" is unknown');
 });
