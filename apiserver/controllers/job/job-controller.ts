@@ -251,7 +251,12 @@ export function startJobController(o: JobControllerOptions): { stop(): Promise<v
     },
     updated(old, job) {
       if (old.metadata.resourceVersion === job.metadata.resourceVersion) return;
-      if (old.metadata.uid !== job.metadata.uid) cleanupPodFinalizers(old);
+      if (old.metadata.uid !== job.metadata.uid) {
+        // Replaced under the same name (seen as one update after a relist): the old job's state goes.
+        expectations.forget(keyOf(job));
+        backoffs.remove(keyOf(job));
+        cleanupPodFinalizers(old);
+      }
       if (!managedByOther(job)) queue.add(keyOf(job));
       if (isFinished(job) && !isFinished(old)) cleanupPodFinalizers(job);
     },
