@@ -410,3 +410,19 @@ test('lastTransitionTime moves only when a condition changes status', async () =
   metrics.usage.clear();
   await until('the failure', async () => ((await condition('flip', 'ScalingActive'))?.status === 'False' ? true : undefined));
 });
+
+test('a StatefulSet (apps group) is scaled through its scale sub-resource, its selector from spec.selector', async () => {
+  const sets = store.served.lookup('apps', 'v1', 'statefulsets')!.registry;
+  await sets.create(NS, {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'db' },
+    spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+  });
+  await pod('db-0', 'db');
+  metrics.usage.set('db-0', 100); // 100 % against 50 %: 2 replicas
+  await hpa('db', { target: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' } });
+  start();
+  await until('the StatefulSet scaled', async () => (((await sets.get(NS, 'db')).spec as { replicas: number }).replicas === 2 ? true : undefined));
+  await until('the event', () => hasEvent('db', 'SuccessfulRescale', 'New size: 2; reason: cpu resource utilization (percentage of request) above target'));
+});

@@ -23,6 +23,7 @@
  * FailedComputeMetricsReplicas, FailedUpdateStatus. Errors of a sync go to `onError` (kube logs them); the
  * HPA is synced again after the period either way.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../../api/object.js';
 import { isObject } from '../../api/json.js';
 import type { EventRecorder, EventType } from '../../events/event-recorder.js';
@@ -175,7 +176,7 @@ export function startHorizontalPodAutoscalerController(o: HorizontalPodAutoscale
     const name = hpa.metadata.name ?? '';
     let resourceVersion = hpa.metadata.resourceVersion;
     try {
-      if (JSON.stringify(status) !== JSON.stringify(hpa.status ?? {})) {
+      if (!isDeepStrictEqual(status, hpa.status ?? {})) {
         const updated = await hpaResource.registry.update(namespace, name, { ...structuredClone(hpa), status }, { subresource: 'status', fieldManager: CONTROLLER_FIELD_MANAGER });
         resourceVersion = updated.object.metadata.resourceVersion;
       }
