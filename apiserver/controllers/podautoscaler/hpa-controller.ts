@@ -319,8 +319,11 @@ export function startHorizontalPodAutoscalerController(o: HorizontalPodAutoscale
     await write(hpa, out);
   };
 
+  let markStopped: () => void = () => undefined;
+  const stopped = new Promise<'stopped'>((resolve) => (markStopped = () => resolve('stopped')));
   const queue = startWorkQueue(async (key) => {
-    await Promise.all([hpas.synced, pods.synced]);
+    // Not before both caches are loaded; a stop while they load ends the wait (stop() awaits this sync).
+    if ((await Promise.race([Promise.all([hpas.synced, pods.synced]), stopped])) === 'stopped') return;
     const { namespace, name } = splitKey(key);
     const shared = hpas.get(namespace, name);
     if (shared === undefined) {
@@ -357,6 +360,7 @@ export function startHorizontalPodAutoscalerController(o: HorizontalPodAutoscale
   return {
     async stop() {
       unsubscribe();
+      markStopped();
       await queue.stop();
     },
   };
