@@ -17,6 +17,7 @@
  *    scaled) is written through `/status` when it changed, and the v1 annotations of the conditions and
  *    current metrics (hpa-conditions.ts) through the main resource when they changed. Both writes carry the
  *    resourceVersion read (a conflict waits for the next sync), field manager `kube-controller-manager`.
+ *    As kube's, the status is rebuilt from those members: `observedGeneration` is never set (and dropped).
  *
  * Events are kube's (`horizontal-pod-autoscaler` component): SuccessfulRescale, FailedRescale,
  * FailedGetScale, SelectorRequired, InvalidSelector, AmbiguousSelector, FailedGetResourceMetric,
