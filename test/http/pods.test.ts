@@ -306,6 +306,23 @@ describeBackends(all, (b) => {
     expect(negative.json().metadata.deletionGracePeriodSeconds).toBe(1);
   });
 
+  it('a grace period cut to 0 on a pod that finalizers keep is stored, and the pod goes with its last finalizer', async () => {
+    await create('kept', { terminationGracePeriodSeconds: 45 }, { finalizers: ['example.com/hold'] });
+    expect((await bind('kept', 'n1')).status).toBe(201);
+    const marked = (await api.request('DELETE', `${pods}/kept`)).json();
+    expect(marked.metadata.deletionGracePeriodSeconds).toBe(45);
+    const cut = await api.request('DELETE', `${pods}/kept`, { query: { gracePeriodSeconds: '0' } });
+    expect(cut.status).toBe(200);
+    expect(cut.json().metadata.deletionGracePeriodSeconds).toBe(0);
+    expect(Date.parse(cut.json().metadata.deletionTimestamp)).toBeLessThan(Date.parse(marked.metadata.deletionTimestamp));
+    // Still kept by its finalizer; a further delete changes nothing.
+    const again = await api.request('DELETE', `${pods}/kept`, { query: { gracePeriodSeconds: '0' } });
+    expect(again.json().metadata.resourceVersion).toBe(cut.json().metadata.resourceVersion);
+    const released = await api.request('PATCH', `${pods}/kept`, { body: { metadata: { finalizers: null } } });
+    expect(released.status).toBe(200);
+    expect((await api.request('GET', `${pods}/kept`)).status).toBe(404);
+  });
+
   it('a token bound to a pod authenticates while the pod lives (TokenRequest boundObjectRef Pod)', async () => {
     const p = await create('token-holder');
     const tokenPath = `/api/v1/namespaces/${ns}/serviceaccounts/default/token`;

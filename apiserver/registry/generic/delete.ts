@@ -125,10 +125,11 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
         return pending(await writeMarked(ctx, key, kv, current, dryRun, opts.signal));
       }
       // Already marked and waiting (for its finalizers, or its kind's own): a second delete changes nothing
-      // but the GC finalizers it switched (kube's markAsDeleting then also pulls a later deletionTimestamp
-      // back to now).
+      // but the GC finalizers it switched, or a grace period it cut to 0 (kube's markAsDeleting then pulls
+      // a later deletionTimestamp back to now, and the object goes when its last finalizer does).
       if (marked && (hasFinalizers || ctx.strategy.markForDeletion !== undefined)) {
-        if (gcFinalizers === undefined) return pending(current);
+        const graceCut = graceful?.type === 'now' && (current.metadata.deletionGracePeriodSeconds ?? 0) > 0;
+        if (gcFinalizers === undefined && !graceCut) return pending(current);
         const now = rfc3339(ctx.now());
         if (Date.parse(current.metadata.deletionTimestamp!) > Date.parse(now)) current.metadata.deletionTimestamp = now;
         current.metadata.deletionGracePeriodSeconds = 0;
