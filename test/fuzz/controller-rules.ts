@@ -8,14 +8,18 @@
  * - `controller: garbage collection`: a delete (or the foreground mark before one) of an object whose owners
  *   were all gone at that revision, or an owner of which was itself being deleted in the foreground;
  * - `controller: garbage collector orphaning`: a write that only drops ownerReferences, each to an owner
- *   that was gone or carried the `orphan` finalizer; and removing the `orphan`/`foregroundDeletion`
- *   finalizers of an object being deleted (its delete, once the finalizers are gone);
+ *   that was gone, carried the `orphan` finalizer or waited in a foreground deletion; clearing only
+ *   blockOwnerDeletion (`unblocking`); and removing the `orphan`/`foregroundDeletion` finalizers of an object
+ *   being deleted (its delete, once the finalizers are gone);
+ * - `controller: released by its <kind>`: the controller reference dropped by a live owner whose selector no
+ *   longer matches the object's labels;
  * - `controller: owned by a <kind>`: a write of an object whose controller reference names a live object of
  *   a kind with a controller (pods of Jobs, ReplicationControllers and StatefulSets, ControllerRevisions,
  *   EndpointSlices of Services);
  * - `controller: claims of a StatefulSet`: a PersistentVolumeClaim `<template>-<set>-<ordinal>` of a set
- *   that had that claim template;
- * - `controller: ttl after finished`: the delete of a finished Job with ttlSecondsAfterFinished.
+ *   that had that claim template, created, or with only its ownerReferences changed (retention policy);
+ * - `controller: job tracking finalizer removed`: a pod write that only drops `batch.<domain>/job-tracking`;
+ * - `controller: ttl after finished`: the (foreground) delete of a finished Job with ttlSecondsAfterFinished.
  */
 
 /** What a history event looks like to the rules. */
@@ -139,6 +143,12 @@ export function controllerRule(e: RuleEvent, history: History): string | undefin
       && rest(e.value, ['ownerReferences']) === rest(e.prev, ['ownerReferences'])) {
       return 'controller: garbage collector unblocking';
     }
+    // The Job controller removing its tracking finalizer from a pod (counted, or its job gone or replaced).
+    const untracked = finalizersOf(e.prev).filter((f) => !finalizersOf(e.value).includes(f));
+    if (e.resource === 'pods' && untracked.length > 0 && untracked.every((f) => /^batch\.[a-z0-9.]+\/job-tracking$/.test(f))
+      && rest(e.value, ['finalizers']) === rest(e.prev, ['finalizers'])) {
+      return 'controller: job tracking finalizer removed';
+    }
     // Finalizers of the collector removed from an object being deleted.
     const removed = finalizersOf(e.prev).filter((f) => !finalizersOf(e.value).includes(f));
     if (removed.length > 0 && removed.every((f) => GC_FINALIZERS.has(f)) && e.prev.metadata?.deletionTimestamp !== undefined
@@ -162,13 +172,17 @@ export function controllerRule(e: RuleEvent, history: History): string | undefin
     if (owner === undefined && e.type === 'put') return `controller: owned by a ${controller.kind} (gone)`;
   }
 
-  if (e.resource === 'persistentvolumeclaims' && e.type === 'put' && e.prev === undefined) {
+  // A StatefulSet's claims: created by it, and their ownerReferences set or dropped by its retention policy
+  // (to the set, or to the pod of a scaled-down ordinal).
+  if (e.resource === 'persistentvolumeclaims' && e.type === 'put'
+    && (e.prev === undefined || rest(e.value, ['ownerReferences']) === rest(e.prev, ['ownerReferences']))) {
     const claimOf = (set: any): boolean => set.metadata?.namespace === e.namespace && (set.spec?.volumeClaimTemplates ?? []).some((t: any) =>
       new RegExp(`^${escape(t?.metadata?.name ?? '')}-${escape(set.metadata?.name ?? '')}-\\d+$`).test(e.name));
     if (history.everyVersionOf('statefulsets').some(claimOf)) return 'controller: claims of a StatefulSet';
   }
 
-  if (e.resource === 'jobs' && e.type === 'delete' && typeof e.value?.spec?.ttlSecondsAfterFinished === 'number') {
+  if (e.resource === 'jobs' && typeof e.value?.spec?.ttlSecondsAfterFinished === 'number'
+    && (e.type === 'delete' || (e.value.metadata?.deletionTimestamp !== undefined && e.prev?.metadata?.deletionTimestamp === undefined))) {
     const finished = (e.value.status?.conditions ?? []).some((c: any) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
     if (finished) return 'controller: ttl after finished';
   }

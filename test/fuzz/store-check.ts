@@ -239,7 +239,9 @@ export async function checkStore(
       })();
       if (why === undefined) {
         const v = e.type === 'put' ? e.value : e.prev;
-        unexplained.push(`${e.type} ${e.key} at ${e.revision} (requests around it: ${id === undefined ? '?' : requestsTo(id, e.revision) || 'none'}): ${Buffer.from(v ?? new Uint8Array()).subarray(0, 600).toString('utf8')}`);
+        // The owners first: a controller's write is judged by them, and they may be past the cut.
+        const owners = value?.metadata?.ownerReferences === undefined ? '' : ` (ownerReferences ${JSON.stringify(value.metadata.ownerReferences)})`;
+        unexplained.push(`${e.type} ${e.key} at ${e.revision}${owners} (requests around it: ${id === undefined ? '?' : requestsTo(id, e.revision) || 'none'}): ${Buffer.from(v ?? new Uint8Array()).subarray(0, 600).toString('utf8')}`);
       } else count(why);
       if (ids !== undefined && why !== undefined && why.startsWith('acknowledged')) touchedByAck.add(ids);
     }
