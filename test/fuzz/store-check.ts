@@ -228,6 +228,9 @@ export async function checkStore(
         if (id.resource === 'serviceaccounts' && id.name === 'default' && id.namespace !== undefined && createdNamespaces.has(id.namespace)) return 'controller: default ServiceAccount';
         if (id.resource === 'events' && value?.source?.component !== undefined && value?.reportingComponent !== 'fuzz') {
           if (id.namespace !== undefined && (createdNamespaces.has(id.namespace) || deletedNamespaces.has(id.namespace))) return 'controller: event recorded';
+          // Events about a namespace (cluster-scoped: recorded in `default`) the fuzz created or deleted.
+          const about = value?.involvedObject;
+          if (about?.kind === 'Namespace' && (createdNamespaces.has(about.name) || deletedNamespaces.has(about.name))) return 'controller: event recorded';
         }
         // Status the in-server controllers write on objects the fuzz wrote (conditions, approval, signing,
         // aggregation, finalization): only for kinds that have such a controller.
