@@ -152,6 +152,8 @@ test('scales up step by step (at most double, at least 4) to maxReplicas, with s
 
   await until('maxReplicas', async () => ((await replicasOf('web')) === 10 ? true : undefined));
   await until('the status of the last sync', async () => ((await statusOf('web')).currentReplicas === 10 ? true : undefined));
+  // The conditions annotation is a second write (the main resource, after /status).
+  await until('the conditions of the last sync', async () => ((await condition('web', 'AbleToScale'))?.reason === 'ReadyForNewScale' ? true : undefined));
   await until('three rescales', async () => ((await eventsOf('web')).filter((e) => e.reason === 'SuccessfulRescale').length === 3 ? true : undefined));
 
   const rescales = (await eventsOf('web')).filter((e) => e.reason === 'SuccessfulRescale').map((e) => e.message);
@@ -227,8 +229,9 @@ test('bounds: above max and below min go straight to the bound; a count held at 
   start({ downscaleStabilizationMs: 0 });
   await until('big at max', async () => ((await replicasOf('big')) === 5 ? true : undefined));
   await until('small at min', async () => ((await replicasOf('small')) === 3 ? true : undefined));
-  expect(await hasEvent('big', 'SuccessfulRescale', 'New size: 5; reason: Current number of replicas above Spec.MaxReplicas')).toBe(true);
-  expect(await hasEvent('small', 'SuccessfulRescale', 'New size: 3; reason: Current number of replicas below Spec.MinReplicas')).toBe(true);
+  // Events are recorded without holding the sync up: awaited too.
+  await until('big event', () => hasEvent('big', 'SuccessfulRescale', 'New size: 5; reason: Current number of replicas above Spec.MaxReplicas'));
+  await until('small event', () => hasEvent('small', 'SuccessfulRescale', 'New size: 3; reason: Current number of replicas below Spec.MinReplicas'));
 
   await until('floor limited', async () => ((await condition('floor', 'ScalingLimited'))?.reason === 'TooFewReplicas' ? true : undefined));
   expect(await condition('floor', 'ScalingLimited')).toMatchObject({ status: 'True', message: 'the desired replica count is less than the minimum replica count' });
