@@ -19,7 +19,7 @@ import {
   waitForCondition,
   waitForEvent,
   type Harness,
-} from './job-test-harness.js';
+} from './testing-harness.js';
 
 let h: Harness;
 afterEach(async () => h?.close());

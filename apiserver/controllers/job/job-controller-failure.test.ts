@@ -21,7 +21,7 @@ import {
   waitForCondition,
   waitForEvent,
   type Harness,
-} from './job-test-harness.js';
+} from './testing-harness.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -70,7 +70,8 @@ test('exponential back-off: a replacement waits the base delay after a failure, 
   await setPodStatus(h, second!, 'Failed', { finishedAt: new Date(failedAt) });
   await activePods(h, job, 1);
   expect(Date.now() - Math.floor(failedAt / 1000) * 1000).toBeGreaterThanOrEqual(800);
-  expect(statusOf(await getJob(h, 'slow')).failed).toBe(2);
+  // The replacement and the counted failure are separate writes of one sync: await the count.
+  await until('the second failure counted', async () => statusOf(await getJob(h, 'slow')).failed === 2);
 });
 
 test('restartPolicy OnFailure: container restarts reaching backoffLimit fail the job', async () => {

@@ -21,7 +21,7 @@ import {
   until,
   waitForCondition,
   type Harness,
-} from './job-test-harness.js';
+} from './testing-harness.js';
 
 let h: Harness;
 let stop: (() => Promise<void>) | undefined;
