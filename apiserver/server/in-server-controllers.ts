@@ -10,7 +10,10 @@
  * - ValidatingAdmissionPolicy status (type checking warnings and observedGeneration);
  * - Service allocation repair (frees cluster IPs, IPAddress objects and node ports no Service holds);
  * - the `kubernetes` Service in `default` and its EndpointSlice from the live replicas' identity records;
- * - csrapproving (node-agent client requests) and csrsigning (approved requests of the well-known signers).
+ * - csrapproving (node-agent client requests) and csrsigning (approved requests of the well-known signers);
+ * - the garbage collector (dependents of deleted owners; Foreground and Orphan deletions);
+ * - the workload controllers: Job and ttl-after-finished, StatefulSet, ReplicationController, EndpointSlice
+ *   and HorizontalPodAutoscaler (docs/controllers.md).
  *
  * `--controllers` selects them by kube's names (config/controllers-flag.ts), except the two kube-apiserver
  * itself runs (allocation repair and the `kubernetes` Service). Controllers share one informer factory per
@@ -85,13 +88,14 @@ export function startInServerControllers(
       stopOnAbort(informers);
 
       const events = registry('', 'events');
+      const recorderFor = (component: string) =>
+        events === undefined ? {} : { recorder: createEventRecorder({ events, component, onError: (err) => logger.warn({ err }, 'event recorder') }) };
+      const pods = registry('', 'pods');
       if (on('namespace-controller')) stopOnAbort(startNamespaceController({
         resources,
         onError: (err) => logger.warn({ err }, 'namespace controller'),
         onRemoved: (namespace) => logger.info({ namespace }, 'namespace removed'),
-        ...(events === undefined
-          ? {}
-          : { recorder: createEventRecorder({ events, component: 'namespace-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
+        ...recorderFor('namespace-controller'),
       }));
 
       if (on('garbage-collector-controller')) stopOnAbort(startGarbageCollector({
@@ -99,36 +103,28 @@ export function startInServerControllers(
         informers,
         naming: names,
         onError: (err, uid) => logger.warn({ err, uid }, 'garbage collector'),
-        ...(events === undefined
-          ? {}
-          : { recorder: createEventRecorder({ events, component: 'garbage-collector-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
+        ...recorderFor('garbage-collector-controller'),
       }));
 
       // StatefulSets: pods, claims and revisions of each set (kube's statefulset-controller).
       const statefulSets = registry('apps', 'statefulsets');
-      const stsPods = registry('', 'pods');
       const controllerRevisions = registry('apps', 'controllerrevisions');
       const claims = registry('', 'persistentvolumeclaims');
-      if (statefulSets !== undefined && stsPods !== undefined && controllerRevisions !== undefined && claims !== undefined && on('statefulset-controller')) {
+      if (statefulSets !== undefined && pods !== undefined && controllerRevisions !== undefined && claims !== undefined && on('statefulset-controller')) {
         stopOnAbort(startStatefulSetController({
-          statefulSets, pods: stsPods, controllerRevisions, persistentVolumeClaims: claims, informers, naming: names,
+          statefulSets, pods, controllerRevisions, persistentVolumeClaims: claims, informers, naming: names,
           onError: (err, key) => logger.warn({ err, key }, 'statefulset controller'),
-          ...(events === undefined
-            ? {}
-            : { recorder: createEventRecorder({ events, component: 'statefulset-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
+          ...recorderFor('statefulset-controller'),
         }));
       }
 
       // ReplicationControllers: their pods (kube's replicationcontroller-controller).
       const replicationControllers = registry('', 'replicationcontrollers');
-      const rcPods = registry('', 'pods');
-      if (replicationControllers !== undefined && rcPods !== undefined && on('replicationcontroller-controller')) {
+      if (replicationControllers !== undefined && pods !== undefined && on('replicationcontroller-controller')) {
         stopOnAbort(startReplicationController({
-          replicationControllers, pods: rcPods, informers, naming: names,
+          replicationControllers, pods, informers, naming: names,
           onError: (err, key) => logger.warn({ err, key }, 'replicationcontroller controller'),
-          ...(events === undefined
-            ? {}
-            : { recorder: createEventRecorder({ events, component: 'replication-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
+          ...recorderFor('replication-controller'),
         }));
       }
 
@@ -175,15 +171,12 @@ export function startInServerControllers(
       }
 
       // EndpointSlices of the Services with a selector (kube's endpointslice-controller; not the `kubernetes` Service's above).
-      const slicePods = registry('', 'pods');
       const sliceNodes = registry('', 'nodes');
-      if (services !== undefined && slices !== undefined && slicePods !== undefined && sliceNodes !== undefined && on('endpointslice-controller')) {
+      if (services !== undefined && slices !== undefined && pods !== undefined && sliceNodes !== undefined && on('endpointslice-controller')) {
         stopOnAbort(startEndpointSliceController({
-          services, pods: slicePods, endpointSlices: slices, nodes: sliceNodes, informers, naming: names,
+          services, pods, endpointSlices: slices, nodes: sliceNodes, informers, naming: names,
           onError: (err, key) => logger.warn({ err, key }, 'endpointslice controller'),
-          ...(events === undefined
-            ? {}
-            : { recorder: createEventRecorder({ events, component: 'endpoint-slice-controller', onError: (err) => logger.warn({ err }, 'event recorder') }) }),
+          ...recorderFor('endpoint-slice-controller'),
         }));
       }
 
@@ -211,9 +204,6 @@ export function startInServerControllers(
 
       // Jobs: the job controller runs their pods; ttl-after-finished deletes finished ones after their TTL.
       const jobs = registry('batch', 'jobs');
-      const pods = registry('', 'pods');
-      const recorderFor = (component: string) =>
-        events === undefined ? {} : { recorder: createEventRecorder({ events, component, onError: (err) => logger.warn({ err }, 'event recorder') }) };
       if (jobs !== undefined && pods !== undefined && on('job-controller')) {
         stopOnAbort(startJobController({ jobs, pods, informers, naming: names, ...recorderFor('job-controller'), onError: (err, key) => logger.warn({ err, key }, 'job controller') }));
       }
