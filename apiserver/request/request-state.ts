@@ -2,6 +2,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import type { UserInfo } from '../auth/user-info.js';
 import type { RequestAccess } from '../authorization/access.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
+import { parseQuery } from './go-query.js';
 import type { MediaOffer } from '../codec/negotiate.js';
 import type { RequestAudit } from '../audit/request-audit.js';
 import type { ServedResource } from '../registry/served-resources.js';
@@ -36,6 +37,8 @@ export interface RequestState {
   impersonatedBy?: UserInfo;
   /** The request's verb, group, version, resource, namespace, name; parsed once, on first use. */
   requestInfo?: RequestInfo;
+  /** The query as kube reads it (go-query.ts), parsed once: see `queryOf`. */
+  query?: URLSearchParams;
   /** Set by authorization once the request is allowed: what the RBAC kinds' escalation checks ask. */
   access?: RequestAccess;
   /**
@@ -62,5 +65,10 @@ export type Filter = Middleware<RequestState>;
 
 /** The request info of `ctx`, parsed once per request whichever filter or handler asks first. */
 export function requestInfoOf(ctx: AppContext): RequestInfo {
-  return (ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)));
+  return (ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, queryOf(ctx)));
+}
+
+/** The request's query parameters as kube-apiserver reads them (go-query.ts), parsed once per request. Never change it. */
+export function queryOf(ctx: Pick<AppContext, 'state' | 'querystring'>): URLSearchParams {
+  return (ctx.state.query ??= parseQuery(ctx.querystring));
 }

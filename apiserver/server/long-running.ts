@@ -1,4 +1,4 @@
-import type { AppContext } from '../request/request-state.js';
+import { queryOf, type AppContext } from '../request/request-state.js';
 
 const trueWords = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const streamingSubresources = new Set(['exec', 'attach', 'portforward', 'proxy']);
@@ -11,10 +11,11 @@ const streamingSubresources = new Set(['exec', 'attach', 'portforward', 'proxy']
  * Decided from the URL alone because it runs before request-info; once request-info exists, it should
  * answer from the parsed verb and subresource instead.
  */
-export function isLongRunning(ctx: Pick<AppContext, 'method' | 'path' | 'query'>): boolean {
+export function isLongRunning(ctx: Pick<AppContext, 'method' | 'path' | 'state' | 'querystring'>): boolean {
   if (ctx.method !== 'GET' && ctx.method !== 'POST') return false;
-  const watch = ctx.query['watch'];
-  if (typeof watch === 'string' && trueWords.has(watch)) return true;
+  const query = queryOf(ctx);
+  const watch = query.get('watch');
+  if (watch !== null && trueWords.has(watch)) return true;
   const segments = ctx.path.split('/').filter((s) => s !== '');
   // /api/v1/watch/... or /apis/<group>/<version>/watch/...
   if ((segments[0] === 'api' && segments[2] === 'watch') || (segments[0] === 'apis' && segments[3] === 'watch')) {
@@ -22,6 +23,6 @@ export function isLongRunning(ctx: Pick<AppContext, 'method' | 'path' | 'query'>
   }
   const last = segments[segments.length - 1];
   if (last !== undefined && streamingSubresources.has(last)) return true;
-  const follow = ctx.query['follow'];
-  return last === 'log' && typeof follow === 'string' && trueWords.has(follow);
+  const follow = query.get('follow');
+  return last === 'log' && follow !== null && trueWords.has(follow);
 }

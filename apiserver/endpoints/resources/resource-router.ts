@@ -13,7 +13,7 @@ import type { Naming } from '../../naming/naming.js';
 import type { ServerServices } from '../../registry/kind-strategy.js';
 import { genericSubresourceOf } from '../../registry/kind-strategy.js';
 import type { AdmissionChain } from '../../admission/chain.js';
-import { requestInfoOf, type AppContext, type Filter } from '../../request/request-state.js';
+import { queryOf, requestInfoOf, type AppContext, type Filter } from '../../request/request-state.js';
 import { handleCreate } from '../handlers/create.js';
 import { handleConnectCreate } from '../handlers/connect.js';
 import { handleDelete, handleDeleteCollection } from '../handlers/delete.js';
@@ -107,7 +107,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       const subOffers = objectOffers(o.naming, servesProtobuf(connect.kind.schema), o.features.enabled('CBORServingAndStorage'));
       ctx.state.responseOffers = subOffers;
       if (negotiateResponse(ctx.get('Accept') || undefined, subOffers, resourceConversions(o.naming)) === undefined) throw notAcceptableError(subOffers);
-      const query = new URLSearchParams(ctx.querystring);
+      const query = queryOf(ctx);
       const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
       await handleConnectCreate({ ctx, info: scoped, served: tracedFor(ctx, served), resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}), ...(o.admission ? { admission: o.admission } : {}) }, connect);
       return;
@@ -116,7 +116,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       // autoscaling/v1 Scale bodies (endpoints/handlers/scale.ts), negotiated before any work.
       if (info.name === '') throw notFound();
       if (!scaleVerbs.has(info.verb)) throw methodNotAllowed(gr, info.verb);
-      const query = new URLSearchParams(ctx.querystring);
+      const query = queryOf(ctx);
       const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
       const scope = { ctx, info: scoped, served: tracedFor(ctx, served), resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}), ...(o.admission ? { admission: o.admission } : {}) };
       const scale = scaleScope(scope);
@@ -151,7 +151,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       if (negotiated === undefined) throw notAcceptableError(offers);
       checkConversionFits(negotiated, verb === 'list' || verb === 'deletecollection', ctx.querystring);
     }
-    const query = new URLSearchParams(ctx.querystring);
+    const query = queryOf(ctx);
     const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
     await handler({ ctx, info: scoped, served: tracedFor(ctx, served), resources: o.resources, naming: o.naming, query, features: o.features, ...(o.services ? { services: o.services } : {}), ...(o.admission ? { admission: o.admission } : {}) });
   };

@@ -10,7 +10,7 @@ import { statusBody, wireDetails } from '../../errors/status-body.js';
 import { isStatusError } from '../../errors/status-error.js';
 import type { Naming } from '../../naming/naming.js';
 import type { RequestInfo } from '../../request/request-info.js';
-import { requestInfoOf, type AppContext, type Filter } from '../../request/request-state.js';
+import { queryOf, requestInfoOf, type AppContext, type Filter } from '../../request/request-state.js';
 import { safeRequestUri } from '../../log/safe-query.js';
 
 export interface AuditFilterOptions {
@@ -103,7 +103,7 @@ export function failedAuthenticationAudit(o: AuditFilterOptions): (ctx: AppConte
     env.metrics.policyLevel(config.level);
     if (config.level === 'None') return;
     const rec = newRecord(ctx, o, config, info, undefined);
-    rec.fail({ message: failedAuthenticationMessage(ctx.req, new URLSearchParams(ctx.querystring)), code: 401 });
+    rec.fail({ message: failedAuthenticationMessage(ctx.req, queryOf(ctx)), code: 401 });
     rec.emit('ResponseStarted');
   };
 }

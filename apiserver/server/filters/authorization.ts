@@ -4,8 +4,7 @@ import { requestAttributes } from '../../authorization/request-attributes.js';
 import type { RuleResolver } from '../../authorization/rbac-index.js';
 import { internalError } from '../../errors/constructors.js';
 import type { AuthMetrics } from '../../metrics/auth-metrics.js';
-import { parseRequestInfo } from '../../request/request-info.js';
-import type { Filter } from '../../request/request-state.js';
+import { queryOf, requestInfoOf, type Filter } from '../../request/request-state.js';
 
 export interface AuthorizationOptions {
   /** `--authorization-mode` as one union (authorization/authorization-modes.ts). */
@@ -31,8 +30,8 @@ export function authorization(options: AuthorizationOptions): Filter {
   return async function authorizationFilter(ctx, next) {
     const user = ctx.state.user;
     if (user === undefined) throw internalError('no user on the request');
-    const query = new URLSearchParams(ctx.querystring);
-    const info = (ctx.state.requestInfo ??= parseRequestInfo(ctx.method, ctx.path, query));
+    const query = queryOf(ctx);
+    const info = requestInfoOf(ctx);
     const attributes: AuthorizationAttributes = requestAttributes(user, info, ctx.method, query);
     const metrics = options.metrics;
     const start = metrics === undefined ? 0 : performance.now();

@@ -12,8 +12,8 @@
  */
 import type { RequestMetrics } from '../../metrics/request-metrics.js';
 import { VERB_GET, VERB_LIST, dryRunIndex, scopeIndex, verbIndex } from '../../metrics/request-labels.js';
-import { parseRequestInfo, type RequestInfo } from '../../request/request-info.js';
-import type { AppContext, Filter } from '../../request/request-state.js';
+import type { RequestInfo } from '../../request/request-info.js';
+import { requestInfoOf, type AppContext, type Filter } from '../../request/request-state.js';
 
 export function requestMetrics(metrics: RequestMetrics): Filter {
   return async function metricsFilter(ctx, next) {
@@ -43,7 +43,7 @@ function record(ctx: AppContext, metrics: RequestMetrics, code: number, seconds:
   let info = state.requestInfo;
   if (info === undefined) {
     try {
-      info = state.requestInfo = parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+      info = requestInfoOf(ctx);
     } catch {
       info = undefined;
     }
