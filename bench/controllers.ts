@@ -5,9 +5,10 @@
  * - Garbage collection: one owner ConfigMap with 10,000 dependent ConfigMaps (ownerReferences to it); the
  *   owner is deleted with Background propagation, and the time is taken until a list of the dependents
  *   is empty (polled every 50 ms). Then the same with Foreground: until the owner itself is gone.
- * - Job: a 1,000-completion Job (parallelism 100); the bench plays the node agent (a watch of the Job's
- *   pods, each new pod marked Succeeded through its status), and reports the pods created per second and
- *   the time until the Job is Complete. The node agent shares the 2 cores with the server.
+ * - Job: a 1,000-completion Job with parallelism 1,000 (the time until the controller has created every pod);
+ *   then one with parallelism 100 where the bench plays the node agent (polling the Job's pods, each new pod
+ *   marked Succeeded through its status): the pods created per second and the time until the Job is
+ *   Complete. The node agent shares the 2 cores with the server.
  * - Idle cost: the server's CPU (from /proc) over 10 s while nothing changes, with the objects above in
  *   place, once with every controller and once with `--controllers=*,-<these controllers>`: the
  *   difference is what the idle controllers cost.
@@ -68,6 +69,21 @@ async function gcCase(client: BenchClient, n: number, policy: 'Background' | 'Fo
     await until('the owner to be deleted', 600_000, () => client.call('GET', `${CM}/owner-${label}`, 404).then(() => true, () => false));
   }
   return (performance.now() - t0) / 1000;
+}
+
+/** A Job whose `n` pods may all run at once: the time until the controller has created every pod (no node agent in the loop). */
+async function jobBurst(client: BenchClient, n: number): Promise<number> {
+  const name = 'bench-burst';
+  const t0 = performance.now();
+  await client.call('POST', JOBS, 201, json({
+    metadata: { name },
+    spec: { completions: n, parallelism: n, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
+  }));
+  await until('every pod created', 600_000, async () =>
+    (await count(client, `${PODS}?labelSelector=job-name%3D${name}`)) === n);
+  const seconds = (performance.now() - t0) / 1000;
+  await client.call('DELETE', `${JOBS}/${name}`, 200, json({ propagationPolicy: 'Background' }));
+  return seconds;
 }
 
 interface JobResult {
@@ -144,6 +160,8 @@ export async function benchControllers(options: { readonly scale: number; readon
       rows.push([`GC: delete ${fmt(n)} dependents of one owner (Background)`, `${fmt(background, 1)} s`, `${fmt(n / background)} objects/s`]);
       const foreground = await gcCase(client, n, 'Foreground');
       rows.push([`GC: delete ${fmt(n)} dependents, then the owner (Foreground)`, `${fmt(foreground, 1)} s`, `${fmt(n / foreground)} objects/s`]);
+      const burst = await jobBurst(client, completions);
+      rows.push([`Job: ${fmt(completions)} completions, parallelism ${fmt(completions)} (every pod created, no node agent)`, `${fmt(burst, 1)} s`, `${fmt(completions / burst)} pods/s`]);
       const job = await jobCase(client, completions);
       rows.push([`Job: ${fmt(completions)} completions, parallelism 100 (pods created)`, `${fmt(completions / job.podsPerSecond, 1)} s`, `${fmt(job.podsPerSecond)} pods/s`]);
       rows.push([`Job: ${fmt(completions)} completions, until Complete`, `${fmt(job.completeSeconds, 1)} s`, `${fmt(completions / job.completeSeconds)} pods/s`]);
