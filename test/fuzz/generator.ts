@@ -116,6 +116,31 @@ function pct(s: string): string {
   return [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
 }
 
+/**
+ * The parameters a server reads from an encoded `query` (`?...`, maybe with a `#fragment`), as Go's
+ * url.ParseQuery does and kube-apiserver therefore sees them: a pair holding a `;` or a malformed
+ * percent-escape is dropped (so `dryRun=All%` is no dry run, and the write is real).
+ */
+function sentParams(query: string): [string, string][] {
+  let q = query.startsWith('?') ? query.slice(1) : query;
+  const hash = q.indexOf('#');
+  if (hash >= 0) q = q.slice(0, hash);
+  const decode = (x: string): string => {
+    try {
+      return decodeURIComponent(x.replace(/\+/g, ' '));
+    } catch {
+      return x;
+    }
+  };
+  const out: [string, string][] = [];
+  for (const pair of q.split('&')) {
+    if (pair === '' || pair.includes(';') || /%(?![0-9A-Fa-f]{2})/.test(pair)) continue;
+    const eq = pair.indexOf('=');
+    out.push(eq < 0 ? [decode(pair), ''] : [decode(pair.slice(0, eq)), decode(pair.slice(eq + 1))]);
+  }
+  return out;
+}
+
 function encodeQuery(r: Random, params: [string, string][]): string {
   if (params.length === 0) return '';
   const enc = (s: string): string => (r.chance(0.05) ? s.replace(/[^\x21-\x7e]|[#?]/g, pct) : pct(s));
@@ -183,7 +208,7 @@ function pathChaos(r: Random, ctx: GeneratorContext): GeneratedRequest {
   const headers = headersFor(r, ctx, r.pick(ACCEPTS));
   if (body !== undefined) headers['Content-Type'] = r.pick(CONTENT_TYPES) || 'application/json';
   const query = encodeQuery(r, Array.from({ length: r.int(3) }, () => { const n = r.pick(QUERY_NAMES); return [n, queryValue(r, n)] as [string, string]; }));
-  return { method, path: `${path}${query}`, headers, ...(body === undefined ? {} : { body }), label: 'path', mutating: method !== 'GET' && method !== 'HEAD', dryRun: query.includes('dryRun'), watch: (method === 'GET' || method === 'get') && /watch/.test(path + query) };
+  return { method, path: `${path}${query}`, headers, ...(body === undefined ? {} : { body }), label: 'path', mutating: method !== 'GET' && method !== 'HEAD', dryRun: sentParams(query).some(([n]) => n === 'dryRun'), watch: (method === 'GET' || method === 'get') && /watch/.test(path + query) };
 }
 
 /** The request number `index` of the run seeded `seed`. */
@@ -319,17 +344,23 @@ export function generate(seed: number, index: number, ctx: GeneratorContext): Ge
     if (verb === 'deletecollection' && !k.namespaced && n === 'labelSelector') continue;
     add(n);
   }
-  const dryRun = params.some(([n]) => n === 'dryRun') || (body !== undefined && verb === 'delete' && /dryRun/.test(body.toString('latin1')));
+  const dryRunBody = body !== undefined && verb === 'delete' && /dryRun/.test(body.toString('latin1'));
+  // What the request means to do (it weighs the Accept header); what it does is decided below from the query sent.
+  const meantDryRun = params.some(([n]) => n === 'dryRun') || dryRunBody;
   const mutating = method !== 'GET';
-  const accept = mutating && !dryRun ? r.weighted([[85, 'application/json'], [10, 'application/yaml'], [5, r.pick(ACCEPTS)]]) : r.weighted([[60, 'application/json'], [40, r.pick(ACCEPTS)]]);
+  const accept = mutating && !meantDryRun ? r.weighted([[85, 'application/json'], [10, 'application/yaml'], [5, r.pick(ACCEPTS)]]) : r.weighted([[60, 'application/json'], [40, r.pick(ACCEPTS)]]);
   const headers = headersFor(r, ctx, forceAccept ?? accept);
   if (contentType !== undefined) {
     headers['Content-Type'] = r.chance(0.05) ? r.pick(CONTENT_TYPES) : contentType;
     if (headers['Content-Type'] === '') delete headers['Content-Type'];
   }
+  const query = encodeQuery(r, params);
+  const sent = sentParams(query);
+  const dryRun = sent.some(([n]) => n === 'dryRun') || dryRunBody;
   return {
-    method, path: `${path}${encodeQuery(r, params)}`, headers, ...(body === undefined ? {} : { body }),
-    label: `${verb} ${k.resource}${sub === undefined ? '' : `/${sub.name}`}`, mutating, dryRun, watch: verb === 'watch' || (method === 'GET' && params.some(([n, v]) => n === 'watch' && v !== 'false' && v !== '0')),
+    method, path: `${path}${query}`, headers, ...(body === undefined ? {} : { body }),
+    label: `${verb} ${k.resource}${sub === undefined ? '' : `/${sub.name}`}`, mutating, dryRun,
+    watch: verb === 'watch' || (method === 'GET' && sent.some(([n, v]) => n === 'watch' && v !== 'false' && v !== '0')),
     target: {
       resource: k.resource, group: k.group,
       ...(namespace === undefined ? {} : { namespace: decodeURIComponentSafe(namespace) }),
