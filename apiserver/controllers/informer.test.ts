@@ -63,6 +63,8 @@ test('loads the current state, then follows changes in order, with indexes', asy
   expect(informer.byIndex('app', 'a')).toEqual([]);
   expect(informer.get('default', 'one')?.metadata.labels).toEqual({ app: 'b' });
   expect(informer.get('kube-system', 'two')).toBeUndefined();
+  expect(informer.list('kube-system')).toEqual([]);
+  expect(informer.list().map((o) => o.metadata.name)).toEqual(['one']);
   expect(() => informer.byIndex('nope', 'x')).toThrow(/no index nope/);
 });
 

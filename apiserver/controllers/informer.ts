@@ -32,7 +32,7 @@ export interface Informer {
   readonly hasSynced: boolean;
   /** The object `namespace/name` ('' namespace for cluster-scoped kinds), as last seen. */
   get(namespace: string, name: string): KubeObject | undefined;
-  /** Every object, or those of one namespace. */
+  /** Every object, or those of one namespace (without a scan of the others). */
   list(namespace?: string): KubeObject[];
   /** Adds an index (idempotent by name: a second call with the same name keeps the first function). */
   addIndex(name: string, fn: IndexFunction): void;
@@ -96,7 +96,9 @@ const keyOf = (obj: KubeObject): string => `${obj.metadata.namespace ?? ''}/${ob
 
 function startInformer(registry: GenericRegistry, signal: AbortSignal, o: InformerFactoryOptions): { informer: Informer; done: Promise<void> } {
   const resource = registry.context.gr.resource;
-  let items = new Map<string, KubeObject>();
+  const items = new Map<string, KubeObject>();
+  // The same objects by namespace: controllers ask for one namespace per event, which must not cost a scan of all.
+  const byNamespace = new Map<string, Map<string, KubeObject>>();
   const handlers = new Set<InformerHandlers>();
   const indexes = new Map<string, { fn: IndexFunction; values: Map<string, Map<string, KubeObject>> }>();
   let hasSynced = false;
@@ -133,6 +135,10 @@ function startInformer(registry: GenericRegistry, signal: AbortSignal, o: Inform
     const old = items.get(key);
     if (old !== undefined) index(old, false);
     items.set(key, obj);
+    const ns = obj.metadata.namespace ?? '';
+    let inNs = byNamespace.get(ns);
+    if (inNs === undefined) byNamespace.set(ns, (inNs = new Map()));
+    inNs.set(key, obj);
     index(obj, true);
     if (old === undefined) each((h) => h.added?.(obj));
     else each((h) => h.updated?.(old, obj));
@@ -143,6 +149,9 @@ function startInformer(registry: GenericRegistry, signal: AbortSignal, o: Inform
     if (old === undefined) return;
     index(old, false);
     items.delete(key);
+    const inNs = byNamespace.get(old.metadata.namespace ?? '');
+    inNs?.delete(key);
+    if (inNs?.size === 0) byNamespace.delete(old.metadata.namespace ?? '');
     each((h) => h.deleted?.(obj));
   };
 
@@ -200,10 +209,7 @@ function startInformer(registry: GenericRegistry, signal: AbortSignal, o: Inform
       return hasSynced;
     },
     get: (namespace, name) => items.get(`${namespace}/${name}`),
-    list: (namespace) => {
-      const all = [...items.values()];
-      return namespace === undefined ? all : all.filter((obj) => (obj.metadata.namespace ?? '') === namespace);
-    },
+    list: (namespace) => [...(namespace === undefined ? items : byNamespace.get(namespace) ?? []).values()],
     addIndex(name, fn) {
       if (indexes.has(name)) return;
       indexes.set(name, { fn, values: new Map() });

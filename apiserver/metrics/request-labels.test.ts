@@ -48,5 +48,6 @@ describe('request labels (kube 1.32 CleanVerb / CleanScope / cleanDryRun)', () =
     expect(DRY_RUNS[dryRunIndex('dryRun=All&dryRun=Some')]).toBe('invalid');
     expect(DRY_RUNS[dryRunIndex('dryRun=')]).toBe('invalid');
     expect(DRY_RUNS[dryRunIndex('dryRun=true')]).toBe('invalid');
+    expect(DRY_RUNS[dryRunIndex('dryRun=All%')]).toBe('');
   });
 });

@@ -62,10 +62,10 @@ const tracedFor = (ctx: AppContext, served: ServedResource): ServedResource =>
  * list) cannot be served: 406 before the handler runs, so a write never happens behind a 406 (respond.ts
  * would refuse it only after the write). Likewise a Table's `includeObject` is checked first (400).
  */
-function checkConversionFits(negotiated: Negotiated, answersList: boolean, query: string): void {
+function checkConversionFits(negotiated: Negotiated, answersList: boolean, query: URLSearchParams): void {
   const t = negotiated.target;
   if (t === undefined) return;
-  if (t.kind === 'Table') parseIncludeObject(new URLSearchParams(query).get('includeObject'));
+  if (t.kind === 'Table') parseIncludeObject(query.get('includeObject'));
   if ((t.kind === 'PartialObjectMetadataList' && !answersList) || (t.kind === 'PartialObjectMetadata' && answersList)) {
     throw notAcceptable([`application/json;as=${answersList ? 'PartialObjectMetadataList' : 'PartialObjectMetadata'};g=${t.group};v=${t.version}`]);
   }
@@ -124,7 +124,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
       ctx.state.responseOffers = subOffers;
       const negotiatedScale = negotiateResponse(ctx.get('Accept') || undefined, subOffers, resourceConversions(o.naming));
       if (negotiatedScale === undefined) throw notAcceptableError(subOffers);
-      checkConversionFits(negotiatedScale, false, ctx.querystring);
+      checkConversionFits(negotiatedScale, false, queryOf(ctx));
       await handleScale(scope, strategy.scale);
       return;
     }
@@ -149,7 +149,7 @@ export function resourceRouter(o: ResourceRouterOptions): Filter {
     if (verb !== 'watch') {
       const negotiated = negotiateResponse(ctx.get('Accept') || undefined, offers, resourceConversions(o.naming));
       if (negotiated === undefined) throw notAcceptableError(offers);
-      checkConversionFits(negotiated, verb === 'list' || verb === 'deletecollection', ctx.querystring);
+      checkConversionFits(negotiated, verb === 'list' || verb === 'deletecollection', queryOf(ctx));
     }
     const query = queryOf(ctx);
     const scoped = strategy.namespaced ? info : { ...info, namespace: '' };
