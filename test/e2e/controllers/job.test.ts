@@ -44,6 +44,28 @@ for (const domain of ['k8s.io', 'platform.io'] as const) {
       ok(await kubectl('patch', 'pod', pod, '-n', ns, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { phase } })));
     };
 
+    /** Creates a Job of one busybox container (restartPolicy Never) with `spec` lines added (YAML, two-space indented). */
+    const createJob = async (name: string, spec: string): Promise<void> => {
+      ok(await kubectl('create', '-n', ns, '-f', server.file(`${name}.yaml`, `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: ${name}
+spec:
+${spec}  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: work
+        image: busybox
+`)));
+    };
+    /** The job's pods once there are `n`. */
+    const podsOnce = (job: string, n: number): Promise<PodList['items']> =>
+      eventually(`${n} pods of ${job}`, async () => {
+        const p = await podsOf(job);
+        return p.length === n ? p : undefined;
+      });
+
     beforeAll(async () => {
       server = await startApiserver([`--group-domain=${domain}`]);
       ok(await kubectl('create', 'namespace', ns));
@@ -54,10 +76,7 @@ for (const domain of ['k8s.io', 'platform.io'] as const) {
 
     it('kubectl create job; the pod marked Succeeded; kubectl wait --for=condition=complete returns', async () => {
       expect(ok(await kubectl('create', 'job', 'hello', '-n', ns, '--image=busybox', '--', 'echo', 'hi'))).toBe('job.batch/hello created\n');
-      const [pod] = await eventually('the job pod', async () => {
-        const pods = await podsOf('hello');
-        return pods.length === 1 ? pods : undefined;
-      });
+      const [pod] = await podsOnce('hello', 1);
       expect(pod!.metadata.name).toMatch(/^hello-[a-z0-9]{5}$/);
       expect(pod!.metadata.finalizers).toEqual([`batch.${legacy}/job-tracking`]);
       await finish(pod!.metadata.name, 'Succeeded');
@@ -79,25 +98,11 @@ for (const domain of ['k8s.io', 'platform.io'] as const) {
     }, 90_000);
 
     it('an Indexed job: pods named <job>-<index>-<random> with the index label; completedIndexes', async () => {
-      ok(await kubectl('create', '-n', ns, '-f', server.file('indexed.yaml', `apiVersion: batch/v1
-kind: Job
-metadata:
-  name: indexed
-spec:
-  completionMode: Indexed
+      await createJob('indexed', `  completionMode: Indexed
   completions: 3
   parallelism: 3
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: work
-        image: busybox
-`)));
-      const pods = await eventually('three indexed pods', async () => {
-        const p = await podsOf('indexed');
-        return p.length === 3 ? p : undefined;
-      });
+`);
+      const pods = await podsOnce('indexed', 3);
       for (const p of pods) {
         const ix = p.metadata.labels?.[`batch.${legacy}/job-completion-index`];
         expect(p.metadata.annotations?.[`batch.${legacy}/job-completion-index`]).toBe(ix);
@@ -111,23 +116,9 @@ spec:
     }, 90_000);
 
     it('a failing job: backoffLimit 0, the pod marked Failed, kubectl wait --for=condition=failed', async () => {
-      ok(await kubectl('create', '-n', ns, '-f', server.file('failing.yaml', `apiVersion: batch/v1
-kind: Job
-metadata:
-  name: failing
-spec:
-  backoffLimit: 0
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: work
-        image: busybox
-`)));
-      const [pod] = await eventually('the pod', async () => {
-        const p = await podsOf('failing');
-        return p.length === 1 ? p : undefined;
-      });
+      await createJob('failing', `  backoffLimit: 0
+`);
+      const [pod] = await podsOnce('failing', 1);
       await finish(pod!.metadata.name, 'Failed');
       ok(await kubectl('wait', '--for=condition=failed', 'job/failing', '-n', ns, '--timeout=60s'));
       const job = JSON.parse(ok(await kubectl('get', 'job', 'failing', '-n', ns, '-o', 'json')));
@@ -138,23 +129,9 @@ spec:
     }, 90_000);
 
     it('ttlSecondsAfterFinished: the finished job is deleted, and its pods with it', async () => {
-      ok(await kubectl('create', '-n', ns, '-f', server.file('ttl.yaml', `apiVersion: batch/v1
-kind: Job
-metadata:
-  name: short-lived
-spec:
-  ttlSecondsAfterFinished: 0
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: work
-        image: busybox
-`)));
-      const [pod] = await eventually('the pod', async () => {
-        const p = await podsOf('short-lived');
-        return p.length === 1 ? p : undefined;
-      });
+      await createJob('short-lived', `  ttlSecondsAfterFinished: 0
+`);
+      const [pod] = await podsOnce('short-lived', 1);
       await finish(pod!.metadata.name, 'Succeeded');
       await eventually('the job deleted', async () => ((await kubectl('get', 'job', 'short-lived', '-n', ns)).status === 1 ? true : undefined));
       await eventually('its pod deleted', async () => ((await podsOf('short-lived')).length === 0 ? true : undefined));
