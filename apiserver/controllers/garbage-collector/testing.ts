@@ -8,6 +8,7 @@ import type { Naming } from '../../naming/naming.js';
 import { customResourceKinds } from '../../registry/kinds/apiextensions/custom-resource-kinds.js';
 import type { ServedResources } from '../../registry/served-resources.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
+import { until as poll } from '../../../test/harness/until.js';
 
 export interface KindInfo {
   readonly apiVersion: string;
@@ -107,12 +108,5 @@ export async function dropFinalizer(served: ServedResources, k: KindInfo, namesp
   });
 }
 
-/** Polls `cond` every 10 ms until it holds; throws after `ms` (bounded). */
-export async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await cond()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** The collector tests' bounded poll (15 s). */
+export const until = (what: string, cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<true> => poll(what, cond, ms, 10);

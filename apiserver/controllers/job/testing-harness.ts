@@ -4,7 +4,6 @@
  * pod status through the pods' `status` subresource and removes terminating pods (delete with grace 0).
  * Every wait is a bounded poll of a condition.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../../api/object.js';
 import { createEventRecorder } from '../../events/event-recorder.js';
 import { isStatusError } from '../../errors/status-error.js';
@@ -18,6 +17,7 @@ import { openServedStore, type ServedStore } from '../testing/served-store.js';
 import { startJobController, type JobControllerOptions } from './job-controller.js';
 import { jobControllerNames, type JobControllerNames } from './job-pod-names.js';
 import type { JobCondition, JobStatus } from './job-types.js';
+import { until } from '../../../test/harness/until.js';
 
 export const NS = 'default';
 
@@ -71,16 +71,6 @@ export async function openHarness(
   };
 }
 
-/** Polls `check` every 10 ms for at most `ms`; returns its last truthy value or fails with `what`. */
-export async function until<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 export const container = { name: 'work', image: 'busybox' };
 
@@ -203,3 +193,5 @@ export async function waitForCondition(h: Harness, name: string, type: string, s
 export async function patchSpec(h: Harness, name: string, change: Record<string, unknown>): Promise<KubeObject> {
   return (await h.jobs.patch(NS, name, (current) => ({ ...current, spec: { ...(current.spec as object), ...change } }))).object;
 }
+
+export { until };

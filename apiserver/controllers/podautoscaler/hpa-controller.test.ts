@@ -8,7 +8,6 @@
  * custom resource with a scale sub-resource, a target without a selector, two HPAs over the same pods,
  * the status members and the v1 conditions annotation, and kube's events.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../../api/object.js';
 import { createEventRecorder } from '../../events/event-recorder.js';
 import { naming } from '../../naming/naming.js';
@@ -19,6 +18,7 @@ import { createInformerFactory, type InformerFactory } from '../informer.js';
 import { openServedStore, type ServedStore } from '../testing/served-store.js';
 import { HPA_EVENT_COMPONENT, startHorizontalPodAutoscalerController, type HorizontalPodAutoscalerControllerOptions } from './hpa-controller.js';
 import { NO_METRICS_RETURNED, type PodMetric, type PodMetricsSource } from './metrics-source.js';
+import { until } from '../../../test/harness/until.js';
 
 const names = naming('k8s.io');
 const NS = 'default';
@@ -79,16 +79,6 @@ function start(o: Partial<HorizontalPodAutoscalerControllerOptions> = {}): void 
   });
 }
 
-/** Polls `check` until it returns a value (not undefined), for at most `ms`. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(15);
-  }
-}
 
 const hourAgo = (): string => rfc3339(new Date(Date.now() - 3_600_000));
 

@@ -5,7 +5,6 @@
  * PodMetricsList reduced as kube's client reduces it, and the errors a missing, unavailable or failing
  * metrics API gives; then the HPA controller scaling a ReplicationController from those metrics.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../../api/object.js';
 import { naming } from '../../naming/naming.js';
 import type { GenericRegistry } from '../../registry/generic/generic-registry.js';
@@ -16,6 +15,7 @@ import { startHorizontalPodAutoscalerController } from './hpa-controller.js';
 import { createMetricsApiSource, METRICS_API_SERVICE, parseGoDuration, podMetricsOf, type MetricsApiSource } from './metrics-api-source.js';
 import { NO_METRICS_RETURNED } from './metrics-source.js';
 import { startFakeMetricsServer, type FakeMetricsServer } from './testing-metrics-server.js';
+import { until } from '../../../test/harness/until.js';
 
 const names = naming('k8s.io');
 let store: ServedStore;
@@ -25,15 +25,6 @@ let informer: Informer;
 let backend: FakeMetricsServer;
 let source: MetricsApiSource;
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(15);
-  }
-}
 
 async function register(available: boolean, caBundle = backend.caBundle): Promise<void> {
   const existing = await apiServices.get('', METRICS_API_SERVICE).catch(() => undefined);

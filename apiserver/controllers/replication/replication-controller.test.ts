@@ -16,6 +16,7 @@ import { createInformerFactory, type InformerFactory } from '../informer.js';
 import { openServedStore, type ServedStore } from '../testing/served-store.js';
 import { slowStartBatch, startReplicationController, type ReplicationController } from './replication-controller.js';
 import type { RcStatus } from './replication-status.js';
+import { until } from '../../../test/harness/until.js';
 
 const names = naming('k8s.io');
 let store: ServedStore;
@@ -56,16 +57,6 @@ function start(o: { burstReplicas?: number } = {}): void {
   });
 }
 
-/** Polls `check` until it returns a value (not undefined), for at most `ms`. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const template = (labels: Record<string, string> = { app: 'web' }, image = 'nginx:1.27'): Record<string, unknown> => ({
   metadata: { labels },

@@ -16,6 +16,7 @@ import { openServedStore, type ServedStore } from '../testing/served-store.js';
 import { newRevision } from './revisions.js';
 import { statefulSetLabels } from './stateful-pods.js';
 import { startStatefulSetController, type StatefulSetController } from './statefulset-controller.js';
+import { until } from '../../../test/harness/until.js';
 
 const names = naming('k8s.io');
 let store: ServedStore;
@@ -54,15 +55,6 @@ afterEach(async () => {
   await store.close();
 });
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 type Spec = Record<string, any>;
 

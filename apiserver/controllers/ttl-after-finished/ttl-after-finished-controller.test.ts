@@ -12,6 +12,7 @@ import { rfc3339 } from '../../registry/generic/system-fields.js';
 import { createInformerFactory, type InformerFactory } from '../informer.js';
 import { openServedStore, type ServedStore } from '../testing/served-store.js';
 import { startTtlAfterFinishedController } from './ttl-after-finished-controller.js';
+import { until } from '../../../test/harness/until.js';
 
 let store: ServedStore;
 let jobs: GenericRegistry;
@@ -55,13 +56,6 @@ async function deleted(name: string): Promise<boolean> {
   }
 }
 
-async function until(what: string, check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 test('ttl 0: deleted as soon as it finishes (Foreground); unfinished and TTL-less jobs stay', async () => {
   await job('zero', 0);

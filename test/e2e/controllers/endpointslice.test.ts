@@ -7,6 +7,7 @@
  * them, the `kubernetes` Service's slice is left alone, and a deleted Service's slices go with it.
  */
 import { requireBuild, headerLine, parseTable, startApiserver, type KubectlResult, type RunningApiserver } from '../kubectl-helpers.js';
+import { until as poll } from '../../harness/until.js';
 
 beforeAll(() => requireBuild());
 
@@ -15,16 +16,7 @@ function ok(res: KubectlResult): string {
   return res.stdout;
 }
 
-/** Polls `check` until it returns a value, for at most `ms`. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: string, check: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> => poll(what, check, ms, 100);
 
 const MANIFEST = `apiVersion: v1
 kind: Node

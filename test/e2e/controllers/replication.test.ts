@@ -6,6 +6,7 @@
  * references, and a new controller with the same selector adopts them.
  */
 import { requireBuild, parseTable, startApiserver, type KubectlResult, type RunningApiserver } from '../kubectl-helpers.js';
+import { until as poll } from '../../harness/until.js';
 
 beforeAll(() => requireBuild());
 
@@ -14,15 +15,7 @@ function ok(res: KubectlResult): string {
   return res.stdout;
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: string, check: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> => poll(what, check, ms, 100);
 
 const rcManifest = (name: string, replicas: number): string => `apiVersion: v1
 kind: ReplicationController

@@ -7,6 +7,7 @@
  * deletes nothing.
  */
 import { requireBuild, startApiserver, type KubectlResult, type RunningApiserver } from '../kubectl-helpers.js';
+import { until as poll } from '../../harness/until.js';
 
 beforeAll(() => requireBuild());
 
@@ -15,14 +16,7 @@ function ok(res: KubectlResult): string {
   return res.stdout;
 }
 
-/** Polls `cond` every 50 ms until it holds (bounded). */
-async function until(what: string, cond: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: string, check: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> => poll(what, check, ms, 100);
 
 describe('kubectl delete --cascade', () => {
   let server: RunningApiserver;

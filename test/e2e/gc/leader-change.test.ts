@@ -7,6 +7,7 @@
 import { naming } from '../../../apiserver/naming/naming.js';
 import { describeEtcd } from '../../harness/describe-etcd.js';
 import { backends, stopBackends, type TestApi } from '../../http/helpers.js';
+import { until as poll } from '../../harness/until.js';
 
 const etcd = backends().filter((b) => b.name === 'etcd');
 afterAll(() => stopBackends(etcd));
@@ -16,13 +17,7 @@ const LEASE = `/apis/${names.group('coordination')}/v1/namespaces/${names.system
 const ns = 'gc-leader';
 const cms = `/api/v1/namespaces/${ns}/configmaps`;
 
-async function until(what: string, cond: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: string, check: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> => poll(what, check, ms, 100);
 
 async function must(api: TestApi, method: string, path: string, body: unknown, status: number): Promise<any> {
   const res = await api.request(method, path, body === undefined ? {} : { body });
