@@ -1,6 +1,11 @@
 /** `--controllers` in kube-controller-manager's syntax, and `--enable-admission-plugins`. */
 import { controllerEnabled, parseControllers } from './controllers-flag.js';
 import { parseEnabledAdmissionPlugins } from './admission-plugins-flag.js';
+import { FlagError } from './flag-error.js';
+import { parseFlags } from './parse-flags.js';
+import { buildConfig } from './server-config.js';
+
+const config = (...argv: string[]) => buildConfig(parseFlags(argv), '/cwd');
 
 test('* is every default controller; names and aliases turn one on or off', () => {
   const all = parseControllers(['*']);
@@ -34,4 +39,16 @@ test('--enable-admission-plugins turns on the optional plugin, accepts the alway
   expect([...parseEnabledAdmissionPlugins(['NamespaceLifecycle', 'OwnerReferencesPermissionEnforcement', 'ServiceAccount'])]).toEqual(['OwnerReferencesPermissionEnforcement']);
   expect(parseEnabledAdmissionPlugins([]).size).toBe(0);
   expect(() => parseEnabledAdmissionPlugins(['AlwaysPullImages'])).toThrow('enable-admission-plugins plugin "AlwaysPullImages" is unknown');
+});
+
+test('both flags reach the server configuration; bad names stop the start', () => {
+  const dflt = config();
+  expect(controllerEnabled(dflt.controllers!, 'garbage-collector-controller')).toBe(true);
+  expect(dflt.enabledAdmissionPlugins?.size).toBe(0);
+  const set = config('--controllers=*,-job', '--enable-admission-plugins=OwnerReferencesPermissionEnforcement');
+  expect(controllerEnabled(set.controllers!, 'job-controller')).toBe(false);
+  expect(controllerEnabled(set.controllers!, 'statefulset-controller')).toBe(true);
+  expect([...set.enabledAdmissionPlugins!]).toEqual(['OwnerReferencesPermissionEnforcement']);
+  expect(() => config('--controllers=nope')).toThrow(FlagError);
+  expect(() => config('--enable-admission-plugins=Nope')).toThrow(FlagError);
 });
