@@ -53,7 +53,10 @@ export class History {
     let versions = this.byUid.get(uid);
     if (versions === undefined) this.byUid.set(uid, (versions = []));
     versions.push({ revision, value });
-    if (value !== undefined) this.byResource.set(resource, [...(this.byResource.get(resource) ?? []), value]);
+    if (value === undefined) return;
+    let all = this.byResource.get(resource);
+    if (all === undefined) this.byResource.set(resource, (all = []));
+    all.push(value);
   }
 
   /** Every version ever seen of the objects of `resource`. */
