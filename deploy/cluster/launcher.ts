@@ -340,6 +340,8 @@ function managed(spec: ManagedSpec): ClusterProcess {
       const deadline = Date.now() + spec.readyTimeoutMs;
       for (;;) {
         if (pidNow() === undefined) {
+          // A moment for its exit status to reach the log (written when this process reaps it).
+          await new Promise((r) => setTimeout(r, 200));
           throw new Error(`${spec.name} exited during start-up; ${spec.logFile}:\n${logTail(spec.logFile)}`);
         }
         if (await spec.ready()) return;

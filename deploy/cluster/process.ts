@@ -6,7 +6,7 @@
  * directory), so a recycled pid is never signalled.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export interface DetachedSpec {
@@ -59,6 +59,14 @@ export function spawnDetached(spec: DetachedSpec): number {
     if (child.pid === undefined) throw new Error(`${spec.name}: could not start ${spec.command}`);
     // Node reaps the child should it exit while this process still runs; unref lets this process exit first.
     child.on('error', () => undefined);
+    // How it ended goes to its log while this process still runs (a silent exit is otherwise a mystery).
+    child.on('exit', (code, sig) => {
+      try {
+        appendFileSync(spec.logFile, `[launcher] ${spec.name} (pid ${child.pid}) exited: ${sig === null ? `code ${code}` : `signal ${sig}`}\n`);
+      } catch {
+        // the directory is gone: nothing to tell
+      }
+    });
     child.unref();
     writeFileSync(spec.pidFile, `${child.pid}\n`);
     return child.pid;

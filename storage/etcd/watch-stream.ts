@@ -16,6 +16,10 @@ export class WatchStream {
   private readonly watchers = new Map<number, Watcher>();
   private nextId = 1;
   private broken = false;
+  /** Progress requests not answered yet, oldest first: answers received when each was sent, and why. */
+  private readonly asked: { readonly answersBefore: number; readonly confirming: boolean }[] = [];
+  /** Progress answers (broadcasts) received on this stream. */
+  private answers = 0;
 
   constructor(
     private readonly raw: RawWatchStream,
@@ -63,7 +67,10 @@ export class WatchStream {
     if (this.watchers.delete(watcher.watchId)) this.send({ cancel_request: { watch_id: watcher.watchId } });
   }
 
-  requestProgress(): void {
+  /** Asks etcd for a progress broadcast; `confirming`: to confirm candidates of the last answer (`Watcher.onProgress`). */
+  requestProgress(confirming = false): void {
+    if (this.broken) return;
+    this.asked.push({ answersBefore: this.answers, confirming });
     this.send({ progress_request: {} });
   }
 
@@ -88,8 +95,15 @@ export class WatchStream {
   private onData(res: RawWatchResponse): void {
     const id = Number(res.watch_id);
     if (id === -1) {
+      // etcd answers progress requests in order, one broadcast each (a fixed etcd may fold answers while
+      // watchers catch up: the queue then lags, which only makes confirmations later, never early).
+      const request = this.asked.shift();
+      const answer = ++this.answers;
       const revision = Number(res.header?.revision ?? 0);
-      for (const w of this.watchers.values()) w.onProgress(revision);
+      let unconfirmed = false;
+      for (const w of this.watchers.values()) if (w.onProgress(revision, answer, request?.answersBefore ?? 0)) unconfirmed = true;
+      // One confirming request per asked-for answer: a confirmation's own candidates wait for the next ask.
+      if (unconfirmed && request !== undefined && !request.confirming) this.requestProgress(true);
       return;
     }
     this.watchers.get(id)?.onResponse(res);

@@ -9,9 +9,6 @@ import type { WatchStream } from './watch-stream.js';
 /** How long a catching-up watcher must hear nothing before etcd's progress broadcasts are trusted for it. */
 const SYNC_GRACE_MS = 1_000;
 
-/** How long a progress broadcast waits behind the events etcd may still have in flight for a watcher. */
-const PROGRESS_SETTLE_MS = 25;
-
 /** What a watcher needs from the hub that owns the streams. */
 export interface WatchHost {
   /** The watcher ended (consumer left, failed): cancel it on its stream. */
@@ -57,8 +54,8 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
   private lastCatchUpAt = 0;
   /** Revision of the last progress batch pushed with no events since (repeats carry no news). */
   private lastProgress = -1;
-  /** A progress broadcast waiting `PROGRESS_SETTLE_MS` before it is passed on. */
-  private pendingProgress: NodeJS.Timeout | undefined;
+  /** A broadcast revision waiting to be confirmed by a later answer (see `onProgress`), and that answer's number. */
+  private candidate: { readonly revision: number; readonly answer: number } | undefined;
   private readonly queue: WatchBatch[] = [];
   private head = 0;
   private queued = 0;
@@ -90,6 +87,7 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
   /** The stream is (re)creating this watch now. */
   starting(): void {
     this.synced = false;
+    this.candidate = undefined;
   }
 
   /** One watch response addressed to this watcher. */
@@ -141,23 +139,35 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
   }
 
   /**
-   * A progress broadcast (answer to a progress request) for every watch on the stream. Passed on only when
-   * synced, and it does not move the resume point: should it have overtaken an event (etcd#15220), the
-   * event is still delivered rather than lost.
+   * A progress broadcast (etcd's answer to a progress request, for every watch on the stream), numbered
+   * `answer` on the stream; `confirmsThrough`: the answers received before the request it answers was sent.
+   *
+   * etcd < 3.4.25 sends it ahead of events it already holds for the watcher (etcd#15220: its send loop picks
+   * between the two at random), so a consistent read trusting it at once could miss a write it must see.
+   * Its revision is therefore only a candidate, passed on when a later answer confirms it: one to a request
+   * sent after the candidate's answer arrived, by which time etcd had sent what it held (in order, on the same
+   * stream, ahead of that answer). Only synced watchers take candidates (etcd 3.4 broadcasts to catching-up
+   * ones too). The resume point does not move: should an event come late after all, it is still delivered.
+   * Returns true when this answer left a candidate waiting for confirmation.
    */
-  onProgress(revision: number): void {
-    if (!this.active || this.stream === undefined || revision < this.nextRevision - 1) return;
-    if (!this.synced && Date.now() - this.lastCatchUpAt < SYNC_GRACE_MS) return;
+  onProgress(revision: number, answer: number, confirmsThrough: number): boolean {
+    if (!this.active || this.stream === undefined) return false;
+    const c = this.candidate;
+    if (c !== undefined && c.answer <= confirmsThrough) {
+      this.candidate = undefined;
+      if (c.revision >= this.nextRevision && c.revision !== this.lastProgress) this.push({ events: [], revision: c.revision });
+    }
+    if (this.candidate !== undefined) return true;
+    if (revision < this.nextRevision - 1 || revision === this.lastProgress) return false;
+    if (!this.synced && Date.now() - this.lastCatchUpAt < SYNC_GRACE_MS) return false;
     this.synced = true;
-    if (revision === this.lastProgress || this.pendingProgress !== undefined) return;
-    // etcd < 3.4.25 may send this answer ahead of events it already took for the watcher (etcd#15220): a
-    // consistent read trusting it at once could miss a write it must see. Passed on a moment later, after
-    // whatever etcd had in flight for the watcher (delivered meanwhile into the buffer ahead of it).
-    this.pendingProgress = setTimeout(() => {
-      this.pendingProgress = undefined;
-      if (this.active && revision >= this.nextRevision - 1 && revision !== this.lastProgress) this.push({ events: [], revision });
-    }, PROGRESS_SETTLE_MS);
-    this.pendingProgress.unref?.();
+    // At the last delivered event's revision nothing can be missing: no confirmation needed.
+    if (revision === this.nextRevision - 1) {
+      this.push({ events: [], revision });
+      return false;
+    }
+    this.candidate = { revision, answer };
+    return true;
   }
 
   /** Ends the watch with `err` (after the buffered batches, unless `dropBuffered`). */
@@ -255,8 +265,6 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
   }
 
   private detach(): void {
-    clearTimeout(this.pendingProgress);
-    this.pendingProgress = undefined;
     this.signal?.removeEventListener('abort', this.onAbort);
     this.host.release(this);
   }
