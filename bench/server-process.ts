@@ -47,6 +47,8 @@ export interface StartServerProcessOptions {
   readonly mode: ServerMode;
   /** Extra flags, e.g. `--etcd-servers=...`. */
   readonly args?: readonly string[];
+  /** Extra options for node itself, before the entry point (e.g. `--cpu-prof`). */
+  readonly nodeArgs?: readonly string[];
   /** Start-up deadline. Default 60 s. */
   readonly timeoutMs?: number;
   /**
@@ -65,6 +67,7 @@ export async function startServerProcess(options: StartServerProcessOptions): Pr
   // The young generation bin/platform-apiserver and `make run` give the server (see there).
   const entry = [
     '--max-semi-space-size=32',
+    ...(options.nodeArgs ?? []),
     ...(options.mode === 'dist' ? [join(root, 'dist', 'apiserver', 'main.js')] : ['--import', 'tsx', join(root, 'apiserver', 'main.ts')]),
   ];
   const child = spawn(process.execPath, [

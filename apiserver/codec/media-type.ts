@@ -82,7 +82,22 @@ export function essence(text: string): string {
  * (`a/b` before `a/*` before `*\/*`), then header order. Clauses with `q=0` (explicitly unacceptable),
  * a malformed `q`, or no `type/subtype` are dropped.
  */
-export function parseAccept(header: string): AcceptClause[] {
+export function parseAccept(header: string): readonly AcceptClause[] {
+  // Clients send the same few Accept headers over and over: parsed once each (a bounded memo).
+  let parsed = acceptMemo.get(header);
+  if (parsed === undefined) {
+    parsed = Object.freeze(parseAcceptUncached(header));
+    if (header.length <= 1024) {
+      if (acceptMemo.size >= 256) acceptMemo.clear();
+      acceptMemo.set(header, parsed);
+    }
+  }
+  return parsed;
+}
+
+const acceptMemo = new Map<string, readonly AcceptClause[]>();
+
+function parseAcceptUncached(header: string): AcceptClause[] {
   const clauses: { c: AcceptClause; i: number }[] = [];
   const parts = splitUnquoted(header, ',');
   for (let i = 0; i < parts.length; i++) {

@@ -100,6 +100,15 @@ function reviewsSince(mark: number, group: string): { desired: string; objects: 
     .map((r) => ({ desired: r.desiredAPIVersion, objects: r.objects }));
 }
 
+/**
+ * The reviews a request caused: without those to v1beta1, the version the garbage collector's monitor
+ * watches (the first served), whose informer has every event converted there in the background, at times
+ * of its own.
+ */
+function requestReviewsSince(mark: number, group: string): { desired: string; objects: Json[] }[] {
+  return reviewsSince(mark, group).filter((r) => r.desired !== `${group}/v1beta1`);
+}
+
 /** Expects a 500 Status from a failed conversion and returns its message. */
 function conversionFailure(res: ApiResponse): string {
   expect(res.status).toBe(500);
@@ -145,7 +154,7 @@ describeBackends(all, (b) => {
       expect(created.json().spec.host).toBeUndefined();
 
       // The webhook converted the request to the storage version, then the stored object back for the answer.
-      const seen = reviewsSince(mark, group).slice(0, 2);
+      const seen = requestReviewsSince(mark, group).slice(0, 2);
       expect(seen).toEqual([
         { desired: `${group}/v2`, objects: [expect.objectContaining({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: expect.objectContaining({ name: 'a', namespace: ns }), spec: { hostPort: 'a.example:8080', replicas: 2 } })] },
         { desired: `${group}/v1`, objects: [expect.objectContaining({ apiVersion: `${group}/v2`, kind: 'Widget', metadata: expect.objectContaining({ name: 'a', uid: created.json().metadata.uid }), spec: { host: 'a.example', port: 8080, replicas: 2 } })] },
@@ -196,7 +205,7 @@ describeBackends(all, (b) => {
     const mark = hook.reviews.length;
     const current = await api.request('GET', path('v1', 'b'));
     expect(current.json()).toMatchObject({ apiVersion: `${group}/v1`, spec: { hostPort: 'b.example:80', replicas: 1 } });
-    expect(reviewsSince(mark, group)).toEqual([{ desired: `${group}/v1`, objects: [expect.objectContaining({ apiVersion: `${group}/v2`, spec: { host: 'b.example', port: 80, replicas: 1 } })] }]);
+    expect(requestReviewsSince(mark, group)).toEqual([{ desired: `${group}/v1`, objects: [expect.objectContaining({ apiVersion: `${group}/v2`, spec: { host: 'b.example', port: 80, replicas: 1 } })] }]);
 
     const updated = await api.request('PUT', path('v1', 'b'), { body: { ...current.json(), spec: { hostPort: 'c.example:81', replicas: 3 } } });
     expect(updated.status).toBe(200);
@@ -231,7 +240,7 @@ describeBackends(all, (b) => {
     const before = hook.reviews.length;
     const v2Patch = await api.request('PATCH', path('v2', 'b'), { body: { spec: { replicas: 5 } } });
     expect(v2Patch.json()).toMatchObject({ apiVersion: `${group}/v2`, spec: { host: 'f.example', port: 84, replicas: 5 } });
-    expect(reviewsSince(before, group)).toEqual([]);
+    expect(requestReviewsSince(before, group)).toEqual([]);
   });
 
   it('a stopped webhook fails converting requests of that resource with a 500; v2, other resources and the definition are unaffected; it recovers', async () => {
