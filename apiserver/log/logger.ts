@@ -33,7 +33,7 @@ export function createLogger(options: LoggerOptions): Logger {
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: [...redactPaths], censor: '[REDACTED]' },
     },
-    options.destination ?? pino.destination({ dest: 2, sync: false }),
+    options.destination ?? pino.destination({ dest: 2, sync: true }),
   );
 }
 

@@ -175,7 +175,6 @@ export function dropCountOnStop<T>(cache: WatchCache<T>, objects: ObjectCount): 
     ready: () => cache.ready(),
     waitUntilFresh: (rev, signal) => cache.waitUntilFresh(rev, signal),
     get: (key, minRevision) => cache.get(key, minRevision),
-    peek: (key) => cache.peek(key),
     list: (options) => cache.list(options),
     watch: (options) => cache.watch(options),
     stop() {

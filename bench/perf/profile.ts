@@ -181,7 +181,7 @@ async function main(): Promise<void> {
       else process.stderr.write(`profile: ${join(profDir, file)}\n`);
       const label = `${values.store}-${name}`;
       writeFileSync(join(out, `${label}.svg`), flameGraphSvg(summary.tree, `${label}: whole server process, ${n} requests at c=${w.concurrency}`));
-      rows.push([name, fmt(rate), fmt((cpu * 1e6) / n)]);
+      rows.push([name, fmt(rate), fmt((cpu * 1e6) / n), fmt(summary.totalUs / n)]);
       // Per request: the profile's shares of the CPU the server used in the window (/proc), per request.
       const perReq = (us: number): string => fmt(((us / summary.totalUs) * cpu * 1e6) / n, 1);
       details.push(`#### ${label}\n\n${table(['stage', 'µs/request', 'share'], summary.stages.slice(0, 18).map((s) => [s.stage, perReq(s.us), `${((100 * s.us) / summary.totalUs).toFixed(1)}%`]))}`
@@ -190,7 +190,7 @@ async function main(): Promise<void> {
   } finally {
     await etcd?.stop();
   }
-  process.stdout.write(`### CPU per request (${values.store})\n\n${table(['workload', 'requests/s', 'server CPU µs/request'], rows)}\n\n${details.join('\n\n')}\n`);
+  process.stdout.write(`### CPU per request (${values.store})\n\n${table(['workload', 'requests/s', 'server CPU µs/request (all threads)', 'main thread µs/request (profiled)'], rows)}\n\n${details.join('\n\n')}\n`);
 }
 
 main().catch((err: unknown) => {

@@ -123,10 +123,6 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
     return { object: this.state.get(key), revision: this.revision };
   }
 
-  peek(key: string): CachedObject<T> | undefined {
-    return this.loaded && !this.stopped ? this.state.get(key) : undefined;
-  }
-
   async list(options: CacheListOptions<T>): Promise<CacheListResult<T>> {
     await this.waitUntilFresh(Math.max(options.minRevision, this.knownCompacted));
     return { items: this.state.select(options), revision: this.revision };
