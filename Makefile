@@ -6,7 +6,7 @@ ARGS ?=
 # Debian's python (apt packages install for it), not whatever python3 comes first on PATH (pyenv, venvs).
 DEBIAN_PYTHON3 ?= /usr/bin/python3
 
-.PHONY: deps run test build bench typecheck clean cluster cluster-down
+.PHONY: deps run test build bench profile typecheck clean cluster cluster-down
 
 deps: $(NPM_STAMP)
 	@if ! command -v etcd >/dev/null 2>&1; then \
@@ -58,6 +58,10 @@ test: deps typecheck
 # Benchmarks run from source through tsx: they use the test harness (a real etcd) and are not shipped.
 bench: deps
 	node --import tsx bench/run.ts $(BENCH_ARGS)
+
+# CPU profiles of the server under load, flame graphs and stage tables (docs/perf/README.md).
+profile: deps
+	node --import tsx bench/perf/profile.ts $(PROFILE_ARGS)
 
 # The local HA cluster (deploy/README.md): 3 etcd members, 3 replicas of dist/ and haproxy, all under
 # CLUSTER_DIR; `make cluster` again resumes it, `make cluster-down` stops it (the directory stays).

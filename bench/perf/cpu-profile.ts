@@ -124,7 +124,7 @@ export function readProfile(file: string, window?: { readonly fromUs: number; re
 function frameName(n: ProfileNode): string {
   const { functionName, url, lineNumber } = n.callFrame;
   if (url === '') return functionName || '(anonymous)';
-  const file = url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*?\/(dist\/)?/, '');
+  const file = url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*\/dist\//, '').replace(/^file:\/\//, '');
   return `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`;
 }
 
