@@ -3,7 +3,7 @@
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
  *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd, admission, kinds, observability,
- *                       cluster, restart, freeze, encryption, bad-input, controllers)
+ *                       cluster, restart, freeze, encryption, bad-input, controllers, rss)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
  *   --server=dist|tsx   how parts http, cache, patch, media and auth run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
@@ -28,6 +28,7 @@ import { benchRestart } from './restart.js';
 import { benchBadInput } from './bad-input.js';
 import { benchControllers } from './controllers.js';
 import { benchCache } from './watch-cache.js';
+import { benchRss } from './rss.js';
 import type { ServerMode } from './server-process.js';
 import { benchStores } from './store.js';
 
@@ -60,6 +61,8 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   'bad-input': ({ scale }) => benchBadInput({ scale }),
   // The garbage collector and the Job controller through a server on etcd, and their idle cost (issue 19).
   controllers: ({ scale, server }) => benchControllers({ scale, server }),
+  // The server's RSS with 100,000 cached 1 KiB objects, on etcd and on the embedded store (issue 20).
+  rss: ({ scale, server }) => benchRss({ scale, server }),
 };
 
 function etcdVersion(): string {

@@ -12,7 +12,8 @@
  *            server's event encoder with no HTTP, where every `JSON.stringify` of a ConfigMap is counted
  *            (serializations per event)
  *   memory   heap per cached object (a cache over an embedded store loaded with the list's objects), after
- *            GC, against the object's JSON size; and again once every object's JSON is memoized
+ *            GC, against the object's JSON size; and again once every object's JSON is memoized (the
+ *            server process's RSS with 100,000 cached objects is part `rss`: bench/rss.ts)
  *
  * The fan-out, memory and bare-Koa pieces live in bench/cache/.
  */
@@ -144,7 +145,6 @@ export async function benchCache(options: CacheBenchOptions = {}): Promise<strin
   fanouts.push(await inProcessFanout(watchers, events));
   process.stderr.write('bench: cache memory\n');
   const memory = await memoryBench(listItems);
-
   // --- report
   const listBytes = lists[0]!.listBytes;
   const listRows: string[][] = [];

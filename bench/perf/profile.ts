@@ -10,8 +10,12 @@
  *   --store=etcd|embedded                                   (default: etcd)
  *   --out=<dir>                                             (default: docs/perf/current)
  *   --scale=<x>                                             multiplies the request counts (default 1)
+ *   --sampler=both|v8|perf                                  V8's profiler (flame graph, JavaScript stages),
+ *                                                           Linux perf (every thread, native code, kernel), or
+ *                                                           both; each one's own overhead shows in the other's
+ *                                                           figures (V8's signals raise the kernel share)
  */
-import { mkdirSync, readdirSync, rmSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,6 +25,30 @@ import { benchClient, type BenchClient } from '../http-client.js';
 import { cpuSeconds, fmt, measure, table } from '../measure.js';
 import { buildServer, startServerProcess } from '../server-process.js';
 import { flameGraphSvg, readProfile } from './cpu-profile.js';
+import { startPerf } from './perf-sampler.js';
+
+/**
+ * CPU seconds of each thread group of `pid` by thread name (`node` is the JavaScript thread; V8's helpers are
+ * `V8 DefaultWorke`, libuv's `libuv-worker`), user and system apart, from /proc/<pid>/task/<tid>/stat.
+ */
+function threadCpu(pid: number): Map<string, { user: number; system: number }> {
+  const out = new Map<string, { user: number; system: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const t = out.get(name) ?? { user: 0, system: 0 };
+    t.user += Number(fields[11]) / 100;
+    t.system += Number(fields[12]) / 100;
+    out.set(name, t);
+  }
+  return out;
+}
 
 const NS = 'bench-prof';
 const LIST_NS = 'bench-prof-list';
@@ -132,10 +160,14 @@ async function main(): Promise<void> {
       store: { type: 'string', default: 'etcd' },
       out: { type: 'string', default: 'docs/perf/current' },
       scale: { type: 'string', default: '1' },
+      sampler: { type: 'string', default: 'both' },
     },
     strict: true,
   });
   const scale = Number(values.scale);
+  const v8 = values.sampler !== 'perf';
+  const usePerf = values.sampler !== 'v8';
+  if (!['both', 'v8', 'perf'].includes(values.sampler)) throw new Error(`--sampler must be both, v8 or perf, not ${values.sampler}`);
   const out = resolve(values.out);
   mkdirSync(out, { recursive: true });
   buildServer();
@@ -151,41 +183,64 @@ async function main(): Promise<void> {
       const profDir = mkdtempSync(join(tmpdir(), 'bench-prof-'));
       const server = await startServerProcess({
         mode: 'dist',
-        nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=250'],
+        nodeArgs: [
+          ...(v8 ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=250'] : []),
+          ...(usePerf ? ['--perf-basic-prof-only-functions'] : []),
+        ],
         args: etcd === undefined ? [] : [`--etcd-servers=${etcd.endpoints.join(',')}`, `--etcd-prefix=/prof-${name}-${Date.now()}`],
       });
       const client = benchClient({ url: server.url, token: server.token, caPem: server.caPem, maxSockets: 64 });
       let cpu = 0;
       let rate = 0;
       let fromUs = 0;
+      const threads: string[][] = [];
+      let native: { readonly category: string; readonly share: number }[] = [];
       let toUs = 0;
       try {
         for (const ns of [NS, WATCH_NS]) await client.call('POST', '/api/v1/namespaces', 201, json({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }));
         await w.prepare(client, n, server);
         await measure(Math.min(n, 2000), w.concurrency, (i) => w.op(client, n + i)); // warm-up
+        const threads0 = threadCpu(server.pid);
         const cpu0 = cpuSeconds(server.pid);
+        const perf = usePerf ? startPerf(server.pid, join(profDir, 'perf.data')) : undefined;
         fromUs = Number(process.hrtime.bigint() / 1000n);
         const m = await measure(n, w.concurrency, (i) => w.op(client, i));
         toUs = Number(process.hrtime.bigint() / 1000n);
+        native = (await perf?.stop()) ?? [];
         cpu = cpuSeconds(server.pid) - cpu0;
         rate = m.opsPerSecond;
+        for (const [thread, t] of threadCpu(server.pid)) {
+          const before = threads0.get(thread) ?? { user: 0, system: 0 };
+          threads.push([thread, fmt(((t.user - before.user) * 1e6) / n, 1), fmt(((t.system - before.system) * 1e6) / n, 1)]);
+        }
       } finally {
         client.close();
         await server.stop();
         for (const a of watchAgents.splice(0)) a.destroy();
       }
-      const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
-      if (file === undefined) throw new Error(`no profile written in ${profDir}`);
-      const summary = readProfile(join(profDir, file), { fromUs, toUs });
-      if (process.env.KEEP_PROFILE === undefined) rmSync(profDir, { recursive: true, force: true });
-      else process.stderr.write(`profile: ${join(profDir, file)}\n`);
       const label = `${values.store}-${name}`;
-      writeFileSync(join(out, `${label}.svg`), flameGraphSvg(summary.tree, `${label}: whole server process, ${n} requests at c=${w.concurrency}`));
-      rows.push([name, fmt(rate), fmt((cpu * 1e6) / n), fmt(summary.totalUs / n)]);
-      // Per request: the profile's shares of the CPU the server used in the window (/proc), per request.
-      const perReq = (us: number): string => fmt(((us / summary.totalUs) * cpu * 1e6) / n, 1);
-      details.push(`#### ${label}\n\n${table(['stage', 'µs/request', 'share'], summary.stages.slice(0, 18).map((s) => [s.stage, perReq(s.us), `${((100 * s.us) / summary.totalUs).toFixed(1)}%`]))}`
-        + `\n\nTop functions (self):\n\n${table(['function', 'stage', 'µs/request'], summary.functions.slice(0, 15).map((f) => [`\`${f.name}\``, f.stage, perReq(f.us)]))}`);
+      const perRequest = (share: number): string => fmt((share * cpu * 1e6) / n, 1);
+      const parts = [`#### ${label}`];
+      let mainThread = '';
+      if (v8) {
+        const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+        if (file === undefined) throw new Error(`no profile written in ${profDir}`);
+        const summary = readProfile(join(profDir, file), { fromUs, toUs });
+        writeFileSync(join(out, `${label}.svg`), flameGraphSvg(summary.tree, `${label}: the server's JavaScript thread, ${n} requests at c=${w.concurrency}`));
+        mainThread = fmt(summary.totalUs / n);
+        // The profile's shares of the CPU the server used in the window (/proc), per request.
+        const share = (us: number): number => us / summary.totalUs;
+        parts.push(`JavaScript thread by stage (V8's profiler):\n\n${table(['stage', 'µs/request', 'share'], summary.stages.slice(0, 18).map((x) => [x.stage, perRequest(share(x.us)), `${(100 * share(x.us)).toFixed(1)}%`]))}`);
+        parts.push(`Top functions (self):\n\n${table(['function', 'stage', 'µs/request'], summary.functions.slice(0, 15).map((f) => [`\`${f.name}\``, f.stage, perRequest(share(f.us))]))}`);
+      }
+      if (native.length > 0) {
+        parts.push(`Every thread and native code (Linux perf):\n\n${table(['category', 'µs/request', 'share'], native.slice(0, 16).map((x) => [x.category, perRequest(x.share), `${(100 * x.share).toFixed(1)}%`]))}`);
+      }
+      parts.push(`CPU by thread name (/proc):\n\n${table(['thread', 'user µs/request', 'system µs/request'], threads)}`);
+      if (process.env.KEEP_PROFILE === undefined) rmSync(profDir, { recursive: true, force: true });
+      else process.stderr.write(`profile kept in ${profDir}\n`);
+      rows.push([name, fmt(rate), fmt((cpu * 1e6) / n), mainThread]);
+      details.push(parts.join('\n\n'));
     }
   } finally {
     await etcd?.stop();
