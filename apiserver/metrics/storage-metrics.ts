@@ -175,6 +175,8 @@ export function dropCountOnStop<T>(cache: WatchCache<T>, objects: ObjectCount): 
     ready: () => cache.ready(),
     waitUntilFresh: (rev, signal) => cache.waitUntilFresh(rev, signal),
     get: (key, minRevision) => cache.get(key, minRevision),
+    peek: (key) => cache.peek(key),
+    noteWrite: (key, revision) => cache.noteWrite(key, revision),
     list: (options) => cache.list(options),
     watch: (options) => cache.watch(options),
     stop() {

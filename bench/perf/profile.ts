@@ -5,11 +5,14 @@
  * runs, the server stops (writing its profile), and this writes `<out>/<store>-<workload>.svg` (a flame
  * graph) and prints a markdown table of the server's CPU per request by stage.
  *
- *   --workloads=get,list,create,update,patch,apply,watch   (default: all; watch: 200 watchers, each create
+ *   --workloads=get,list,create,update,update-spread,patch,apply,watch
+ *                                                           (default: all; update-spread: over 2,000 objects,
+ *                                                           not 64; watch: 200 watchers, each create
  *                                                           delivered to all, so its CPU is per event x 200)
  *   --store=etcd|embedded                                   (default: etcd)
  *   --out=<dir>                                             (default: docs/perf/current)
  *   --scale=<x>                                             multiplies the request counts (default 1)
+ *   --skip-build                                            use dist/ as it is (A/B runs of two builds)
  *   --sampler=both|v8|perf                                  V8's profiler (flame graph, JavaScript stages),
  *                                                           Linux perf (every thread, native code, kernel), or
  *                                                           both; each one's own overhead shows in the other's
@@ -75,6 +78,7 @@ interface Workload {
 const path = `/api/v1/namespaces/${NS}/configmaps`;
 const json = (o: unknown): Buffer => Buffer.from(JSON.stringify(o));
 
+const SPREAD = 2_000;
 const WATCH_NS = 'bench-prof-watch';
 const WATCHERS = 200;
 const watchAgents: Agent[] = [];
@@ -132,6 +136,13 @@ const workloads: Record<string, Workload> = {
     // Unconditional (no resourceVersion): ConfigMaps allow it, and 64 writers on 64 objects never conflict.
     op: (c, i) => c.call('PUT', `${path}/u-${i % 64}`, 200, cm(`u-${i % 64}`, `${i}${KIB}`)),
   },
+  'update-spread': {
+    // As update, over 2,000 objects: each is written again long after its last write (a cold key).
+    n: 10_000,
+    concurrency: 64,
+    prepare: async (c) => void (await measure(SPREAD, 64, (i) => c.call('POST', path, 201, cm(`s-${i}`, KIB)))),
+    op: (c, i) => c.call('PUT', `${path}/s-${i % SPREAD}`, 200, cm(`s-${i % SPREAD}`, `${i}${KIB}`)),
+  },
   patch: {
     n: 10_000,
     concurrency: 64,
@@ -161,6 +172,7 @@ async function main(): Promise<void> {
       out: { type: 'string', default: 'docs/perf/current' },
       scale: { type: 'string', default: '1' },
       sampler: { type: 'string', default: 'both' },
+      'skip-build': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -170,7 +182,7 @@ async function main(): Promise<void> {
   if (!['both', 'v8', 'perf'].includes(values.sampler)) throw new Error(`--sampler must be both, v8 or perf, not ${values.sampler}`);
   const out = resolve(values.out);
   mkdirSync(out, { recursive: true });
-  buildServer();
+  if (!values['skip-build']) buildServer();
   let etcd: EtcdCluster | undefined;
   const rows: string[][] = [];
   const details: string[] = [];

@@ -188,6 +188,14 @@ export interface WatchCache<T> {
   waitUntilFresh(rev: number, signal?: AbortSignal): Promise<void>;
   /** One key from the cache, at a revision >= `minRevision` (waiting as `waitUntilFresh`). */
   get(key: string, minRevision: number): Promise<{ readonly object: CachedObject<T> | undefined; readonly revision: number }>;
+  /**
+   * The key's object as the cache holds it now, without waiting: possibly behind the store (a hint, as
+   * kube's cached existing object for GuaranteedUpdate). Undefined when absent, not loaded yet, stopped, or
+   * behind this process's last write of the key (`noteWrite`): a hot object's copy is most likely stale.
+   */
+  peek(key: string): CachedObject<T> | undefined;
+  /** This process wrote `key` at `revision`: `peek(key)` answers nothing until the cache has that write. */
+  noteWrite(key: string, revision: number): void;
   list(options: CacheListOptions<T>): Promise<CacheListResult<T>>;
   watch(options: CacheWatchOptions<T>): CacheWatcher<T>;
   /** Stops the store watch and ends every watcher. Idempotent. */

@@ -34,6 +34,29 @@ describeWatchCache('reads', (h) => {
       expect((await c.get(`${p}a`, r4)).object).toBeUndefined();
     });
 
+    test('peek: the object as held now, nothing for a key while behind this process\'s write of it, nothing once stopped', async () => {
+      const p = prefix();
+      const r1 = await put(`${p}a`, 'blue');
+      const c = await cache(p);
+      await c.waitUntilFresh(r1);
+      expect(c.peek(`${p}a`)?.object).toMatchObject({ name: 'a', color: 'blue', rv: r1 });
+      expect(c.peek(`${p}b`)).toBeUndefined();
+      const r2 = await put(`${p}a`, 'green');
+      c.noteWrite(`${p}a`, r2);
+      // Until the cache has the write, its copy of any key could be that stale: none is offered.
+      if (c.revision < r2) expect(c.peek(`${p}a`)).toBeUndefined();
+      await c.waitUntilFresh(r2);
+      expect(c.peek(`${p}a`)?.object).toMatchObject({ color: 'green', rv: r2 });
+      // Only the key written is held back.
+      const rb = await put(`${p}b`);
+      await c.waitUntilFresh(rb);
+      c.noteWrite(`${p}a`, rb + 1_000_000);
+      expect(c.peek(`${p}a`)).toBeUndefined();
+      expect(c.peek(`${p}b`)?.object).toMatchObject({ name: 'b', rv: rb });
+      c.stop();
+      expect(c.peek(`${p}a`)).toBeUndefined();
+    });
+
     test('a consistent read (minRevision = the store current revision) sees a write made just before', async () => {
       const p = prefix();
       const c = await cache(p);

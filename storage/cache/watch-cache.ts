@@ -46,6 +46,8 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
   readonly ring: EventRing<T>;
   revision = 0;
   loaded = false;
+  /** Keys this process wrote at revisions the cache had not reached yet (`noteWrite`), forgotten once it has. */
+  private readonly ownWrites = new Map<string, number>();
   readonly decode: (kv: KeyValue) => T;
 
   private readonly index: WatcherIndex<T>;
@@ -121,6 +123,23 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
   async get(key: string, minRevision: number): Promise<{ readonly object: CachedObject<T> | undefined; readonly revision: number }> {
     await this.waitUntilFresh(Math.max(minRevision, this.knownCompacted));
     return { object: this.state.get(key), revision: this.revision };
+  }
+
+  peek(key: string): CachedObject<T> | undefined {
+    if (!this.loaded || this.stopped) return undefined;
+    const written = this.ownWrites.get(key);
+    if (written !== undefined) {
+      if (this.revision < written) return undefined;
+      this.ownWrites.delete(key);
+    }
+    return this.state.get(key);
+  }
+
+  noteWrite(key: string, revision: number): void {
+    if (revision <= this.revision) return;
+    // Bounded: a cache that falls this far behind offers no copies until it catches up.
+    if (this.ownWrites.size >= 10_000) this.ownWrites.clear();
+    this.ownWrites.set(key, revision);
   }
 
   async list(options: CacheListOptions<T>): Promise<CacheListResult<T>> {
@@ -242,6 +261,10 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
         if (entry.type === 'DELETED') this.state.delete(key);
         else this.state.set(entry.object);
         entries.push(entry);
+        if (this.ownWrites.size > 0) {
+          const written = this.ownWrites.get(key);
+          if (written !== undefined && written <= ev.kv.modRevision) this.ownWrites.delete(key);
+        }
       }
       if (batch.revision > this.revision) this.revision = batch.revision;
       this.ring.push(entries, now);

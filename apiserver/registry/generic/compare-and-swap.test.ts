@@ -2,6 +2,8 @@
  * The compare-and-swap loop shared by the guaranteed update and delete, over a real embedded store: a lost
  * compare starts the next round from the fresh state (no extra read), a key deleted meanwhile from
  * "absent", other store errors become Statuses, and what a round throws outside `attempt` ends the loop.
+ * A first state given by the caller (the watch cache's copy) saves the read, and counts only when a write
+ * from it won: anything else a round from it decides is decided again from the store.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,4 +74,75 @@ describe('compareAndSwapLoop', () => {
     expect(isStorageError(err, 'NotFound')).toBe(true);
     expect(err instanceof StatusError).toBe(false);
   });
+
+  describe('a first state instead of the read (the watch cache\'s copy)', () => {
+    const first = async (value: string): Promise<KeyValue> => {
+      const kv = (await store.get('/k')).kv!;
+      return { ...kv, value: Buffer.from(value) };
+    };
+    const wrote = (r: { wrote: boolean }): boolean => r.wrote;
+
+    test('a current copy: one round, no read, and its write counts', async () => {
+      await store.create('/k', Buffer.from('0'));
+      const copy = await first('0');
+      const reads = spyReads();
+      const seen: (string | undefined)[] = [];
+      const out = await compareAndSwapLoop({ store, gr }, '/k', 'k', async (kv, attempt) => {
+        seen.push(text(kv));
+        return attempt(async () => ({ wrote: (await store.update('/k', Buffer.from(`${text(kv)}+1`), kv!.modRevision)).revision > 0 }));
+      }, { kv: copy, vouched: wrote });
+      expect(out.wrote).toBe(true);
+      expect(seen).toEqual(['0']);
+      expect(reads()).toBe(0);
+      expect(text((await store.get('/k')).kv)).toBe('0+1');
+    });
+
+    test('a stale copy: its write loses the compare and the next round starts from the store\'s state', async () => {
+      await store.create('/k', Buffer.from('0'));
+      const copy = await first('0');
+      await store.update('/k', Buffer.from('1'), copy.modRevision);
+      const seen: (string | undefined)[] = [];
+      await compareAndSwapLoop({ store, gr }, '/k', 'k', async (kv, attempt) => {
+        seen.push(text(kv));
+        return attempt(async () => ({ wrote: (await store.update('/k', Buffer.from(`${text(kv)}+1`), kv!.modRevision)).revision > 0 }));
+      }, { kv: copy, vouched: wrote });
+      expect(seen).toEqual(['0', '1']);
+      expect(text((await store.get('/k')).kv)).toBe('1+1');
+    });
+
+    test('a refusal or a result without a write from the copy is decided again from a read', async () => {
+      await store.create('/k', Buffer.from('0'));
+      const copy = await first('0');
+      await store.update('/k', Buffer.from('1'), copy.modRevision);
+      // A precondition the stale copy fails (the client saw '1'): judged again against the store, it holds.
+      const seen: (string | undefined)[] = [];
+      const out = await compareAndSwapLoop({ store, gr }, '/k', 'k', async (kv) => {
+        seen.push(text(kv));
+        if (text(kv) !== '1') throw new Error('precondition failed');
+        return { wrote: false };
+      }, { kv: copy, vouched: wrote });
+      expect(seen).toEqual(['0', '1']);
+      expect(out.wrote).toBe(false);
+      // A refusal that stands on the store's state too ends the loop after that second round.
+      let rounds = 0;
+      const refusal = new Error('refused');
+      await expect(compareAndSwapLoop({ store, gr }, '/k', 'k', async () => {
+        rounds++;
+        throw refusal;
+      }, { kv: await first('1'), vouched: wrote })).rejects.toBe(refusal);
+      expect(rounds).toBe(2);
+    });
+  });
 });
+
+/** Counts the store's reads of '/k' from now on. */
+function spyReads(): () => number {
+  let n = 0;
+  const get = store.get.bind(store);
+  store.get = (async (key: string, options?: Parameters<MemoryStore['get']>[1]) => {
+    if (key === '/k') n++;
+    return get(key, options);
+  }) as MemoryStore['get'];
+  return () => n;
+}
+

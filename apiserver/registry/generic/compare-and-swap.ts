@@ -23,14 +23,25 @@ class StaleRound {
 export type Attempt = <T>(write: () => Promise<T>) => Promise<T>;
 
 /**
- * Reads `key`, then runs `round` with its current state (undefined: absent) until a round returns. A round
- * may clean up in `finally` (a failed compare passes through it like any error).
+ * A first state to start from instead of reading the store (the watch cache's copy, possibly stale), and
+ * which results prove it was current: a round whose write's compare succeeded did. Any other result or
+ * error of a round run from it is discarded and the round runs again from a fresh read.
+ */
+export interface FirstState<R> {
+  readonly kv: KeyValue;
+  readonly vouched: (result: R) => boolean;
+}
+
+/**
+ * Reads `key` (or takes `first`), then runs `round` with its current state (undefined: absent) until a
+ * round returns. A round may clean up in `finally` (a failed compare passes through it like any error).
  */
 export async function compareAndSwapLoop<R>(
   ctx: Pick<RegistryContext, 'store' | 'gr'>,
   key: string,
   name: string,
   round: (kv: KeyValue | undefined, attempt: Attempt) => Promise<R>,
+  first?: FirstState<R>,
 ): Promise<R> {
   const attempt: Attempt = async (write) => {
     try {
@@ -41,18 +52,33 @@ export async function compareAndSwapLoop<R>(
       throw storageToStatus(err, ctx.gr, name);
     }
   };
-  let kv: KeyValue | undefined;
-  try {
-    kv = (await ctx.store.get(key)).kv;
-  } catch (err) {
-    throw storageToStatus(err, ctx.gr, name);
-  }
-  for (;;) {
+  const read = async (): Promise<KeyValue | undefined> => {
     try {
-      return await round(kv, attempt);
+      return (await ctx.store.get(key)).kv;
     } catch (err) {
-      if (!(err instanceof StaleRound)) throw err;
-      kv = err.kv;
+      throw storageToStatus(err, ctx.gr, name);
     }
+  };
+  let kv = first === undefined ? await read() : first.kv;
+  let unproven = first !== undefined;
+  for (;;) {
+    let result: R;
+    try {
+      result = await round(kv, attempt);
+    } catch (err) {
+      if (err instanceof StaleRound) {
+        kv = err.kv;
+        unproven = false;
+        continue;
+      }
+      if (!unproven) throw err;
+      // A refusal (a precondition, admission) judged against a copy that may be stale: judge the store's state.
+      kv = await read();
+      unproven = false;
+      continue;
+    }
+    if (!unproven || first!.vouched(result)) return result;
+    kv = await read();
+    unproven = false;
   }
 }

@@ -25,7 +25,8 @@ import { jsonClone, jsonEqual } from '../patch/json-value.js';
 import { isPromise, type MaybePromise } from '../versioned-storage.js';
 import type { RegistryContext } from './registry-context.js';
 import type { FinishWrite } from '../kind-strategy.js';
-import { compareAndSwapLoop } from './compare-and-swap.js';
+import { compareAndSwapLoop, type FirstState } from './compare-and-swap.js';
+import { encodeObject } from './object-codec.js';
 
 export type UpdateOutcome =
   | {
@@ -102,6 +103,7 @@ export async function guaranteedUpdate(
               : await ctx.store.update(key, bytes, kv!.modRevision, ctx.writeOptions);
             rv = String(res.revision);
             committed = true;
+            ctx.cache?.noteWrite(key, res.revision);
           }
           // A converting kind answers what it stored, read back (StoredShape.written); a dry run converts too.
           const written = ctx.shape.written(out.obj, bytes);
@@ -114,5 +116,25 @@ export async function guaranteedUpdate(
     } finally {
       await out.finish?.(committed);
     }
-  });
+  }, dryRun ? undefined : cachedFirstState(ctx, key));
+}
+
+/**
+ * The watch cache's copy of `key` as the first round's state, saving the read before the write (kube's
+ * cached existing object): a write from it carries a compare on its modRevision, so a stale copy costs one
+ * failed compare, which returns the store's state. Only a committed write proves the copy was current; an
+ * unchanged result or a refusal is decided again from the store. Not for dry runs, which write nothing, nor
+ * while the cache is behind this process's last write of the key (`WatchCache.peek`): a hot object's copy
+ * would be stale.
+ */
+function cachedFirstState(ctx: RegistryContext, key: string): FirstState<LoopResult> | undefined {
+  const cached = ctx.cache?.peek(key);
+  if (cached === undefined) return undefined;
+  let value: Uint8Array;
+  try {
+    value = encodeObject(cached.object);
+  } catch {
+    return undefined; // undecodable in the cache: the store's bytes decide
+  }
+  return { kv: { key, value, createRevision: 0, modRevision: cached.revision }, vouched: (r) => r.outcome !== 'unchanged' };
 }
