@@ -137,7 +137,8 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
 
   noteWrite(key: string, revision: number): void {
     if (revision <= this.revision) return;
-    // Bounded: a cache that falls this far behind offers no copies until it catches up.
+    // Bounded: past 10,000 keys in flight the notes go, and copies may be stale again (a stale copy costs a
+    // failed compare and a second round, never a wrong write).
     if (this.ownWrites.size >= 10_000) this.ownWrites.clear();
     this.ownWrites.set(key, revision);
   }
