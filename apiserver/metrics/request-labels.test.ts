@@ -1,5 +1,6 @@
 import { parseRequestInfo } from '../request/request-info.js';
 import { DRY_RUNS, SCOPES, VERBS, dryRunIndex, scopeIndex, verbIndex } from './request-labels.js';
+import { parseQuery } from '../request/go-query.js';
 
 const info = (method: string, url: string) => {
   const q = url.indexOf('?');
@@ -40,14 +41,14 @@ describe('request labels (kube 1.32 CleanVerb / CleanScope / cleanDryRun)', () =
   });
 
   it('dry_run is "", All or invalid', () => {
-    expect(DRY_RUNS[dryRunIndex('')]).toBe('');
-    expect(DRY_RUNS[dryRunIndex('fieldManager=x')]).toBe('');
-    expect(DRY_RUNS[dryRunIndex('dryRunX=1')]).toBe('');
-    expect(DRY_RUNS[dryRunIndex('dryRun=All')]).toBe('All');
-    expect(DRY_RUNS[dryRunIndex('dryRun=All&dryRun=All')]).toBe('All');
-    expect(DRY_RUNS[dryRunIndex('dryRun=All&dryRun=Some')]).toBe('invalid');
-    expect(DRY_RUNS[dryRunIndex('dryRun=')]).toBe('invalid');
-    expect(DRY_RUNS[dryRunIndex('dryRun=true')]).toBe('invalid');
-    expect(DRY_RUNS[dryRunIndex('dryRun=All%')]).toBe('');
+    expect(DRY_RUNS[dryRunIndex(parseQuery(''))]).toBe('');
+    expect(DRY_RUNS[dryRunIndex(parseQuery('fieldManager=x'))]).toBe('');
+    expect(DRY_RUNS[dryRunIndex(parseQuery('dryRunX=1'))]).toBe('');
+    expect(DRY_RUNS[dryRunIndex(parseQuery('dryRun=All'))]).toBe('All');
+    expect(DRY_RUNS[dryRunIndex(parseQuery('dryRun=All&dryRun=All'))]).toBe('All');
+    expect(DRY_RUNS[dryRunIndex(parseQuery('dryRun=All&dryRun=Some'))]).toBe('invalid');
+    expect(DRY_RUNS[dryRunIndex(parseQuery('dryRun='))]).toBe('invalid');
+    expect(DRY_RUNS[dryRunIndex(parseQuery('dryRun=true'))]).toBe('invalid');
+    expect(DRY_RUNS[dryRunIndex(parseQuery('dryRun=All%'))]).toBe('');
   });
 });

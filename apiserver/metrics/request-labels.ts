@@ -12,7 +12,6 @@
  *   `` (non-resource requests).
  * - dry_run: `` (none), `All`, or `invalid` (any value other than `All`, as kube's ValidateDryRun).
  */
-import { parseQuery } from '../request/go-query.js';
 import type { RequestInfo } from '../request/request-info.js';
 
 export const VERBS = ['GET', 'LIST', 'WATCH', 'POST', 'PUT', 'PATCH', 'APPLY', 'DELETE', 'CONNECT', 'other'] as const;
@@ -84,12 +83,11 @@ export function scopeIndex(info: RequestInfo): number {
 }
 
 /**
- * The dry_run label's index in `DRY_RUNS`, from the raw query string (parsed, as the handlers read it, only
- * when it names dryRun: a malformed `dryRun=All%` pair is dropped, the request no dry run).
+ * The dry_run label's index in `DRY_RUNS`, from the request's query as the handlers read it (`queryOf`: a
+ * malformed `dryRun=All%` pair is dropped, the request no dry run).
  */
-export function dryRunIndex(querystring: string): number {
-  if (!querystring.includes('dryRun')) return 0;
-  const values = parseQuery(querystring).getAll('dryRun');
+export function dryRunIndex(query: URLSearchParams): number {
+  const values = query.getAll('dryRun');
   if (values.length === 0) return 0;
   return values.every((v) => v === 'All') ? 1 : 2;
 }

@@ -13,7 +13,7 @@
 import type { RequestMetrics } from '../../metrics/request-metrics.js';
 import { VERB_GET, VERB_LIST, dryRunIndex, scopeIndex, verbIndex } from '../../metrics/request-labels.js';
 import type { RequestInfo } from '../../request/request-info.js';
-import { requestInfoOf, type AppContext, type Filter } from '../../request/request-state.js';
+import { queryOf, requestInfoOf, type AppContext, type Filter } from '../../request/request-state.js';
 
 export function requestMetrics(metrics: RequestMetrics): Filter {
   return async function metricsFilter(ctx, next) {
@@ -40,18 +40,16 @@ const unparsable: RequestInfo = {
 
 function record(ctx: AppContext, metrics: RequestMetrics, code: number, seconds: number): void {
   const state = ctx.state;
-  let info = state.requestInfo;
-  if (info === undefined) {
-    try {
-      info = requestInfoOf(ctx);
-    } catch {
-      info = undefined;
-    }
+  let info: RequestInfo | undefined;
+  try {
+    info = requestInfoOf(ctx);
+  } catch {
+    info = undefined;
   }
   const method = ctx.method;
   const labelsOf = info ?? unparsable;
   const verb = verbIndex(labelsOf, method, method === 'PATCH' ? ctx.get('Content-Type') : '');
   // Sizes are only recorded for GET and LIST: the length is read only for them.
   const bytes = verb === VERB_GET || verb === VERB_LIST ? (ctx.response.length ?? 0) : 0;
-  metrics.record(info, state.served, ctx.path, verb, info === undefined ? 0 : scopeIndex(info), dryRunIndex(ctx.querystring), code, seconds, bytes);
+  metrics.record(info, state.served, ctx.path, verb, info === undefined ? 0 : scopeIndex(info), dryRunIndex(queryOf(ctx)), code, seconds, bytes);
 }
