@@ -65,8 +65,14 @@ export function table(header: readonly string[], rows: readonly (readonly string
  * the load generator competes with the server, so the server's CPU per create is the steadier figure.
  */
 export function cpuSeconds(pid: number): number {
+  const t = cpuTimes(pid);
+  return t.user + t.system;
+}
+
+/** User and system CPU seconds of the process `pid` so far (every thread), from /proc/<pid>/stat. */
+export function cpuTimes(pid: number): { readonly user: number; readonly system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // Fields 14 and 15 of the whole line (utime, stime) are 12 and 13 after the command name.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }

@@ -18,40 +18,17 @@
  *                                                           both; each one's own overhead shows in the other's
  *                                                           figures (V8's signals raise the kernel share)
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEtcd, type EtcdCluster } from '../../test/harness/etcd.js';
 import { benchClient, type BenchClient } from '../http-client.js';
-import { cpuSeconds, fmt, measure, table } from '../measure.js';
+import { cpuTimes, fmt, measure, table } from '../measure.js';
 import { buildServer, startServerProcess } from '../server-process.js';
 import { flameGraphSvg, readProfile } from './cpu-profile.js';
 import { startPerf } from './perf-sampler.js';
-
-/**
- * CPU seconds of each thread group of `pid` by thread name (`node` is the JavaScript thread; V8's helpers are
- * `V8 DefaultWorke`, libuv's `libuv-worker`), user and system apart, from /proc/<pid>/task/<tid>/stat.
- */
-function threadCpu(pid: number): Map<string, { user: number; system: number }> {
-  const out = new Map<string, { user: number; system: number }>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    } catch {
-      continue; // the thread ended
-    }
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const t = out.get(name) ?? { user: 0, system: 0 };
-    t.user += Number(fields[11]) / 100;
-    t.system += Number(fields[12]) / 100;
-    out.set(name, t);
-  }
-  return out;
-}
 
 const NS = 'bench-prof';
 const LIST_NS = 'bench-prof-list';
@@ -203,28 +180,25 @@ async function main(): Promise<void> {
       });
       const client = benchClient({ url: server.url, token: server.token, caPem: server.caPem, maxSockets: 64 });
       let cpu = 0;
+      let user = 0;
       let rate = 0;
       let fromUs = 0;
-      const threads: string[][] = [];
       let native: { readonly category: string; readonly share: number }[] = [];
       let toUs = 0;
       try {
         for (const ns of [NS, WATCH_NS]) await client.call('POST', '/api/v1/namespaces', 201, json({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }));
         await w.prepare(client, n, server);
         await measure(Math.min(n, 2000), w.concurrency, (i) => w.op(client, n + i)); // warm-up
-        const threads0 = threadCpu(server.pid);
-        const cpu0 = cpuSeconds(server.pid);
+        const cpu0 = cpuTimes(server.pid);
         const perf = usePerf ? startPerf(server.pid, join(profDir, 'perf.data')) : undefined;
         fromUs = Number(process.hrtime.bigint() / 1000n);
         const m = await measure(n, w.concurrency, (i) => w.op(client, i));
         toUs = Number(process.hrtime.bigint() / 1000n);
         native = (await perf?.stop()) ?? [];
-        cpu = cpuSeconds(server.pid) - cpu0;
+        const cpu1 = cpuTimes(server.pid);
+        user = cpu1.user - cpu0.user;
+        cpu = user + cpu1.system - cpu0.system;
         rate = m.opsPerSecond;
-        for (const [thread, t] of threadCpu(server.pid)) {
-          const before = threads0.get(thread) ?? { user: 0, system: 0 };
-          threads.push([thread, fmt(((t.user - before.user) * 1e6) / n, 1), fmt(((t.system - before.system) * 1e6) / n, 1)]);
-        }
       } finally {
         client.close();
         await server.stop();
@@ -248,7 +222,8 @@ async function main(): Promise<void> {
       if (native.length > 0) {
         parts.push(`Every thread and native code (Linux perf):\n\n${table(['category', 'µs/request', 'share'], native.slice(0, 16).map((x) => [x.category, perRequest(x.share), `${(100 * x.share).toFixed(1)}%`]))}`);
       }
-      parts.push(`CPU by thread name (/proc):\n\n${table(['thread', 'user µs/request', 'system µs/request'], threads)}`);
+      // Every thread of node is named `node` (V8's and libuv's helpers too): only user and system split.
+      parts.push(`CPU (/proc): user ${fmt((user * 1e6) / n, 1)} µs/request, system ${fmt(((cpu - user) * 1e6) / n, 1)} µs/request.`);
       if (process.env.KEEP_PROFILE === undefined) rmSync(profDir, { recursive: true, force: true });
       else process.stderr.write(`profile kept in ${profDir}\n`);
       rows.push([name, fmt(rate), fmt((cpu * 1e6) / n), mainThread]);
