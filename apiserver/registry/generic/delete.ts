@@ -85,7 +85,12 @@ async function writeMarked(ctx: RegistryContext, key: string, kv: KeyValue, obj:
   const bytes = isPromise(encoded) ? await encoded : encoded;
   let rv = obj.metadata.resourceVersion;
   throwIfCancelled(signal);
-  if (!dryRun) rv = String((await ctx.store.update(key, bytes, kv.modRevision, ctx.writeOptions)).revision);
+  if (!dryRun) {
+    const res = await ctx.store.update(key, bytes, kv.modRevision, ctx.writeOptions);
+    rv = String(res.revision);
+    // The finalizer-removing update that usually follows must not start from the cache's older copy.
+    ctx.cache?.noteWrite(key, res.revision);
+  }
   const written = ctx.shape.written(obj, bytes);
   const answer = isPromise(written) ? await written : written;
   answer.metadata.resourceVersion = rv;
