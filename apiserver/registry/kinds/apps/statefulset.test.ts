@@ -239,7 +239,9 @@ describe('StatefulSet status writes', () => {
 });
 
 describe('StatefulSet scale and table', () => {
-  const stored: KubeObject = { ...createAs(statefulSets, sts((s) => { s.replicas = 3; })).obj, metadata: { name: 'web', creationTimestamp: new Date(Date.now() - 120_000).toISOString() }, status: { replicas: 3, readyReplicas: 2 } };
+  // One clock for the age: under 3 minutes kube prints seconds, so a second between the two reads showed 2m1s.
+  const now = new Date();
+  const stored: KubeObject = { ...createAs(statefulSets, sts((s) => { s.replicas = 3; })).obj, metadata: { name: 'web', creationTimestamp: new Date(now.getTime() - 120_000).toISOString() }, status: { replicas: 3, readyReplicas: 2 } };
 
   test('the Scale selector is the spec selector as text', () => {
     expect(statefulSets.scale.selector(stored)).toBe('app=web');
@@ -255,6 +257,6 @@ describe('StatefulSet scale and table', () => {
 
   test('NAME, READY, AGE; wide CONTAINERS, IMAGES', () => {
     expect(statefulSets.table.columns.map((c) => [c.name, c.priority])).toEqual([['Name', 0], ['Ready', 0], ['Age', 0], ['Containers', 1], ['Images', 1]]);
-    expect(statefulSets.table.cells(stored, new Date())).toEqual(['web', '2/3', '2m', 'nginx', 'nginx:1.27']);
+    expect(statefulSets.table.cells(stored, now)).toEqual(['web', '2/3', '2m', 'nginx', 'nginx:1.27']);
   });
 });
