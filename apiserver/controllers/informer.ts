@@ -9,7 +9,8 @@
  *   outage) the informer watches again from the current state after `rewatchDelayMs` and tells handlers
  *   the difference as `added`, `updated` (resourceVersion changed) and `deleted`: a controller never sees
  *   a gap, only a jump.
- * - Objects are the watch cache's SHARED objects (deep-frozen in tests): never change them; copy first.
+ * - Objects are the watch cache's SHARED objects (deep-frozen in tests): never change them; copy first. A
+ *   metadata informer's are views (`metadataView`) sharing arrays with them: the same rule holds.
  * - A handler that throws is reported to `onError`; the others still run.
  * - Indexes are functions of an object to its index values, kept up to date with every event.
  */
@@ -17,6 +18,9 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../api/object.js';
 import type { GenericRegistry } from '../registry/generic/generic-registry.js';
+import { transientObject } from '../../storage/cache/cache-entry.js';
+import type { CachedObject } from '../../storage/cache/types.js';
+import { metadataView } from './metadata-view.js';
 
 export interface InformerHandlers {
   added?(obj: KubeObject): void;
@@ -45,12 +49,20 @@ export interface Informer {
   on(handlers: InformerHandlers): () => void;
 }
 
+/**
+ * What an informer keeps of each object: all of it, or its metadata only (`metadataView`: kube's metadata
+ * informers, for a reader of identities and owners such as the garbage collector). A metadata informer
+ * reads each object without keeping it decoded in the watch cache (`transientObject`), so a resource only
+ * the collector follows stays bytes there.
+ */
+export type InformerView = 'full' | 'metadata';
+
 export interface InformerFactory {
-  /** The one informer of `registry` for this factory, started on first use. */
-  informer(registry: GenericRegistry): Informer;
+  /** The one informer of `registry` and `view` (default 'full') for this factory, started on first use. */
+  informer(registry: GenericRegistry, view?: InformerView): Informer;
   /**
-   * Stops the informer of `registry` (a resource no longer served: its watch cache is gone) and forgets
-   * it; a later `informer(registry)` starts a new one. Its users must have unsubscribed.
+   * Stops the informers of `registry` (a resource no longer served: its watch cache is gone) and forgets
+   * them; a later `informer(registry)` starts a new one. Their users must have unsubscribed.
    */
   release(registry: GenericRegistry): Promise<void>;
   /** Ends every informer's watch. */
@@ -67,35 +79,39 @@ export function createInformerFactory(o: InformerFactoryOptions = {}): InformerF
   const abort = new AbortController();
   // One listener per informer (the garbage collector follows every served resource): not a leak.
   setMaxListeners(0, abort.signal);
-  const informers = new Map<GenericRegistry, { informer: Informer; done: Promise<void>; abort: AbortController }>();
+  type Entry = { informer: Informer; done: Promise<void>; abort: AbortController };
+  const informers: Record<InformerView, Map<GenericRegistry, Entry>> = { full: new Map(), metadata: new Map() };
   return {
-    informer(registry) {
-      let entry = informers.get(registry);
+    informer(registry, view = 'full') {
+      let entry = informers[view].get(registry);
       if (entry === undefined) {
         const own = new AbortController();
-        entry = { ...startInformer(registry, AbortSignal.any([abort.signal, own.signal]), o), abort: own };
-        informers.set(registry, entry);
+        entry = { ...startInformer(registry, view, AbortSignal.any([abort.signal, own.signal]), o), abort: own };
+        informers[view].set(registry, entry);
       }
       return entry.informer;
     },
     async release(registry) {
-      const entry = informers.get(registry);
-      if (entry === undefined) return;
-      informers.delete(registry);
-      entry.abort.abort();
-      await entry.done;
+      const entries = [informers.full, informers.metadata].flatMap((m) => {
+        const entry = m.get(registry);
+        m.delete(registry);
+        return entry === undefined ? [] : [entry];
+      });
+      for (const e of entries) e.abort.abort();
+      await Promise.all(entries.map((e) => e.done));
     },
     async stop() {
       abort.abort();
-      await Promise.all([...informers.values()].map((e) => e.done));
+      await Promise.all([...informers.full.values(), ...informers.metadata.values()].map((e) => e.done));
     },
   };
 }
 
 const keyOf = (obj: KubeObject): string => `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
 
-function startInformer(registry: GenericRegistry, signal: AbortSignal, o: InformerFactoryOptions): { informer: Informer; done: Promise<void> } {
+function startInformer(registry: GenericRegistry, view: InformerView, signal: AbortSignal, o: InformerFactoryOptions): { informer: Informer; done: Promise<void> } {
   const resource = registry.context.gr.resource;
+  const read = view === 'full' ? (c: CachedObject<KubeObject>) => c.object : (c: CachedObject<KubeObject>) => metadataView(transientObject(c));
   const items = new Map<string, KubeObject>();
   // The same objects by namespace: controllers ask for one namespace per event, which must not cost a scan of all.
   const byNamespace = new Map<string, Map<string, KubeObject>>();
@@ -188,7 +204,7 @@ function startInformer(registry: GenericRegistry, signal: AbortSignal, o: Inform
               }
               continue;
             }
-            const obj = ev.object.object;
+            const obj = read(ev.object);
             if (initial !== undefined) initial.set(keyOf(obj), obj);
             else if (ev.type === 'DELETED') remove(obj);
             else put(obj);

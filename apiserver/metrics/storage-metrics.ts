@@ -176,7 +176,8 @@ export function dropCountOnStop<T>(cache: WatchCache<T>, objects: ObjectCount): 
     waitUntilFresh: (rev, signal) => cache.waitUntilFresh(rev, signal),
     get: (key, minRevision) => cache.get(key, minRevision),
     peek: (key) => cache.peek(key),
-    noteWrite: (key, revision) => cache.noteWrite(key, revision),
+    noteWrite: (key, revision, value) => cache.noteWrite(key, revision, value),
+    ownWrite: (key) => cache.ownWrite(key),
     list: (options) => cache.list(options),
     watch: (options) => cache.watch(options),
     stop() {

@@ -31,30 +31,59 @@ export type Decode<T> = (kv: KeyValue) => T;
 class LazyCachedObject<T> implements CachedObject<T> {
   readonly key: string;
   readonly revision: number;
-  readonly memo = new Map<string, unknown>();
-  #kv: KeyValue | undefined;
+  // Made on first use: an object nobody reads needs none, and an empty Map costs ~300 bytes per object.
+  #memo: Map<string, unknown> | undefined;
+  /** The stored bytes until decoded (then undefined). */
+  #value: Uint8Array | undefined;
+  readonly #createRevision: number;
   #decode: Decode<T> | undefined;
   #object: T | undefined;
 
   constructor(kv: KeyValue, decode: Decode<T>) {
     this.key = kv.key;
     this.revision = kv.modRevision;
-    // A value that is a small part of a large buffer (an etcd response holding many values) is copied, so
-    // an object nobody reads does not keep the whole response alive. Node's 8 KiB pool slabs (small Buffers)
-    // are left shared: the store keeps those values too.
+    this.#createRevision = kv.createRevision;
+    // A value that is a small part of a large buffer (an etcd range response holding many values) is
+    // copied, so an object nobody reads does not keep the whole response alive. Smaller buffers are left
+    // shared: the etcd store's watch values own theirs (storage/etcd/key-value.ts `ownValue`), and the
+    // embedded store keeps its values anyway.
     const v = kv.value;
-    this.#kv = v.buffer.byteLength > 65_536 && v.byteLength < v.buffer.byteLength / 2 ? { ...kv, value: new Uint8Array(v) } : kv;
+    this.#value = v.buffer.byteLength > 65_536 && v.byteLength < v.buffer.byteLength / 2 ? new Uint8Array(v) : v;
     this.#decode = decode;
   }
 
+  get memo(): Map<string, unknown> {
+    return (this.#memo ??= new Map());
+  }
+
   get object(): T {
-    if (this.#kv !== undefined) {
-      this.#object = this.#decode!(this.#kv);
-      this.#kv = undefined;
+    if (this.#value !== undefined) {
+      this.#object = this.#decode!(this.#kv(this.#value));
+      this.#value = undefined;
       this.#decode = undefined;
     }
     return this.#object as T;
   }
+
+  /** See `transientObject`. */
+  transient(): T {
+    return this.#value === undefined ? (this.#object as T) : this.#decode!(this.#kv(this.#value));
+  }
+
+  // The KeyValue is made for the decode only: one object less per cached object.
+  #kv(value: Uint8Array): KeyValue {
+    return { key: this.key, value, createRevision: this.#createRevision, modRevision: this.revision };
+  }
+}
+
+/**
+ * The decoded object of `c` without keeping it: one not decoded yet is decoded for this call only and stays
+ * bytes in the cache (one decoded already is returned as is). For a reader that copies a few fields and
+ * lets go (the garbage collector's metadata informers), so objects nobody else reads are never held as
+ * object graphs. Never mutate what it returns.
+ */
+export function transientObject<T>(c: CachedObject<T>): T {
+  return c instanceof LazyCachedObject ? (c.transient() as T) : c.object;
 }
 
 export function cachedObject<T>(kv: KeyValue, decode: Decode<T>): CachedObject<T> {

@@ -13,6 +13,12 @@
 import type { KeyValue } from '../interface.js';
 
 /** One object as the cache holds it: shared, immutable. */
+/** A value this process wrote, at the revision the store gave it (`WatchCache.ownWrite`). */
+export interface OwnWrite {
+  readonly value: Uint8Array;
+  readonly revision: number;
+}
+
 export interface CachedObject<T> {
   readonly key: string;
   /** The decoded object (its resourceVersion is `revision`). Never mutate. */
@@ -194,8 +200,18 @@ export interface WatchCache<T> {
    * behind this process's last write of the key (`noteWrite`): a hot object's copy is most likely stale.
    */
   peek(key: string): CachedObject<T> | undefined;
-  /** This process wrote `key` at `revision`: `peek(key)` answers nothing until the cache has that write. */
-  noteWrite(key: string, revision: number): void;
+  /**
+   * This process wrote `key` at `revision`: until the cache has that write, `peek(key)` answers nothing and
+   * `ownWrite(key)` answers `value`, the key's whole stored value as written (none for a delete). An older
+   * note of the key than one already held is ignored (replies to concurrent writes may come in any order).
+   */
+  noteWrite(key: string, revision: number, value?: Uint8Array): void;
+  /**
+   * The value this process last wrote to `key`, while the cache has not reached that write (a hot object):
+   * as good a hint as `peek`'s copy, and newer. Undefined when there is none, it was a delete, or the cache
+   * has caught up (then `peek` answers).
+   */
+  ownWrite(key: string): OwnWrite | undefined;
   list(options: CacheListOptions<T>): Promise<CacheListResult<T>>;
   watch(options: CacheWatchOptions<T>): CacheWatcher<T>;
   /** Stops the store watch and ends every watcher. Idempotent. */

@@ -57,6 +57,36 @@ describeWatchCache('reads', (h) => {
       expect(c.peek(`${p}a`)).toBeUndefined();
     });
 
+    test('ownWrite: the value this process wrote while the cache is behind it, newest note wins, none for a delete or once caught up', async () => {
+      const p = prefix();
+      const r1 = await put(`${p}a`, 'blue');
+      const c = await cache(p);
+      await c.waitUntilFresh(r1);
+      expect(c.ownWrite(`${p}a`)).toBeUndefined();
+      const ahead = c.revision + 1_000;
+      c.noteWrite(`${p}a`, ahead, enc('mine'));
+      expect(c.ownWrite(`${p}a`)).toEqual({ value: enc('mine'), revision: ahead });
+      // The reply to an earlier write arriving late does not replace the newer note.
+      c.noteWrite(`${p}a`, ahead - 1, enc('older'));
+      expect(c.ownWrite(`${p}a`)).toEqual({ value: enc('mine'), revision: ahead });
+      // A delete's note holds the copy back and offers no value.
+      c.noteWrite(`${p}b`, ahead);
+      expect(c.ownWrite(`${p}b`)).toBeUndefined();
+      expect(c.peek(`${p}b`)).toBeUndefined();
+      // Once the cache has the key at the noted revision, the note goes and the cache answers.
+      const p2 = prefix();
+      const c2 = await cache(p2);
+      const rNext = (await store.currentRevision()) + 1;
+      c2.noteWrite(`${p2}k`, rNext, enc('k'));
+      expect(c2.ownWrite(`${p2}k`)?.revision).toBe(rNext);
+      const rk = await put(`${p2}k`, 'red');
+      await c2.waitUntilFresh(rk);
+      expect(c2.ownWrite(`${p2}k`)).toBeUndefined();
+      expect(c2.peek(`${p2}k`)?.object).toMatchObject({ color: 'red', rv: rk });
+      c.stop();
+      expect(c.ownWrite(`${p}a`)).toBeUndefined();
+    });
+
     test('a consistent read (minRevision = the store current revision) sees a write made just before', async () => {
       const p = prefix();
       const c = await cache(p);

@@ -18,6 +18,7 @@ import type {
   CacheWatchOptions,
   CacheWatcher,
   CachedObject,
+  OwnWrite,
   WatchCache,
   WatchCacheMetrics,
   WatchCacheOptions,
@@ -47,7 +48,7 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
   revision = 0;
   loaded = false;
   /** Keys this process wrote at revisions the cache had not reached yet (`noteWrite`), forgotten once it has. */
-  private readonly ownWrites = new Map<string, number>();
+  private readonly ownWrites = new Map<string, { readonly revision: number; readonly value: Uint8Array | undefined }>();
   readonly decode: (kv: KeyValue) => T;
 
   private readonly index: WatcherIndex<T>;
@@ -129,18 +130,27 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
     if (!this.loaded || this.stopped) return undefined;
     const written = this.ownWrites.get(key);
     if (written !== undefined) {
-      if (this.revision < written) return undefined;
+      if (this.revision < written.revision) return undefined;
       this.ownWrites.delete(key);
     }
     return this.state.get(key);
   }
 
-  noteWrite(key: string, revision: number): void {
+  noteWrite(key: string, revision: number, value?: Uint8Array): void {
     if (revision <= this.revision) return;
+    const held = this.ownWrites.get(key);
+    if (held !== undefined && held.revision >= revision) return;
     // Bounded: past 10,000 keys in flight the notes go, and copies may be stale again (a stale copy costs a
     // failed compare and a second round, never a wrong write).
     if (this.ownWrites.size >= 10_000) this.ownWrites.clear();
-    this.ownWrites.set(key, revision);
+    this.ownWrites.set(key, { revision, value });
+  }
+
+  ownWrite(key: string): OwnWrite | undefined {
+    if (this.stopped) return undefined;
+    const written = this.ownWrites.get(key);
+    if (written?.value === undefined || this.revision >= written.revision) return undefined;
+    return written as OwnWrite; // its value checked just above
   }
 
   async list(options: CacheListOptions<T>): Promise<CacheListResult<T>> {
@@ -264,7 +274,7 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
         entries.push(entry);
         if (this.ownWrites.size > 0) {
           const written = this.ownWrites.get(key);
-          if (written !== undefined && written <= ev.kv.modRevision) this.ownWrites.delete(key);
+          if (written !== undefined && written.revision <= ev.kv.modRevision) this.ownWrites.delete(key);
         }
       }
       if (batch.revision > this.revision) this.revision = batch.revision;

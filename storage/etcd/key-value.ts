@@ -3,15 +3,28 @@ import type { RawKeyValue } from './proto.js';
 
 /**
  * Converts etcd's KeyValue (decimal-string revisions, Buffer key) into the contract's. The value Buffer is
- * handed out as is: nothing writes to decoded message buffers, so no copy is needed.
+ * handed out as is (nothing writes to decoded message buffers), unless the caller gives another (`ownValue`).
  */
-export function toKeyValue(raw: RawKeyValue): KeyValue {
+export function toKeyValue(raw: RawKeyValue, value: Uint8Array = raw.value): KeyValue {
   return {
     key: raw.key.toString(),
-    value: raw.value,
+    value,
     createRevision: Number(raw.create_revision),
     modRevision: Number(raw.mod_revision),
   };
+}
+
+/**
+ * `value` in memory of its own: itself when it spans its whole ArrayBuffer, else an exact copy. A watch
+ * event's value is a slice of its gRPC message, which node allocates from shared 8 KiB pool slabs: kept as
+ * is by a long-lived holder (the watch cache keeps every value), each slab stays alive for the sake of a
+ * few values, ~1.5x their size here.
+ */
+export function ownValue(value: Uint8Array): Uint8Array {
+  if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) return value;
+  const own = new ArrayBuffer(value.byteLength);
+  new Uint8Array(own).set(value);
+  return Buffer.from(own);
 }
 
 /**

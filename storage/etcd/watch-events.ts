@@ -1,5 +1,5 @@
 import type { KeyValue, WatchEvent } from '../interface.js';
-import { toKeyValue } from './key-value.js';
+import { ownValue, toKeyValue } from './key-value.js';
 import type { RawEvent } from './proto.js';
 
 /**
@@ -8,11 +8,12 @@ import type { RawEvent } from './proto.js';
  * promises `prev` on deletes, so that case gets a placeholder (the key with no value and revisions 0).
  */
 export function toWatchEvent(raw: RawEvent): WatchEvent {
-  const kv = toKeyValue(raw.kv);
   if (raw.type === 'Delete') {
+    const kv = toKeyValue(raw.kv);
     return { type: 'delete', kv, prev: raw.prev_kv ? toKeyValue(raw.prev_kv) : placeholder(kv) };
   }
-  return { type: 'put', kv, prev: raw.prev_kv ? toKeyValue(raw.prev_kv) : undefined };
+  // The new value is what a watch cache keeps: in memory of its own (the previous one is short-lived).
+  return { type: 'put', kv: toKeyValue(raw.kv, ownValue(raw.kv.value)), prev: raw.prev_kv ? toKeyValue(raw.prev_kv) : undefined };
 }
 
 function placeholder(kv: KeyValue): KeyValue {

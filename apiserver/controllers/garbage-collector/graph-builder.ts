@@ -152,11 +152,11 @@ export class GraphBuilder {
         // Never seen: a virtual node, checked against the API by the collector.
         owner = new GraphNode(identityOfReference(ref, node.identity.namespace), []);
         this.nodes.set(ref.uid, owner);
-        owner.dependents.add(node);
+        owner.addDependent(node);
         this.sink.attemptToDelete(owner);
         continue;
       }
-      owner.dependents.add(node);
+      owner.addDependent(node);
       if (suspicious) continue;
       const ownerNamespaced = owner.identity.namespace !== '';
       if (ownerNamespaced && owner.identity.namespace !== node.identity.namespace) {
@@ -173,7 +173,7 @@ export class GraphBuilder {
   }
 
   private removeDependentFromOwners(node: GraphNode, owners: readonly OwnerReference[]): void {
-    for (const ref of owners) this.nodes.get(ref.uid)?.dependents.delete(node);
+    for (const ref of owners) this.nodes.get(ref.uid)?.removeDependent(node);
   }
 
   /** A blocking reference removed or unblocked may let a foreground deletion finish. */

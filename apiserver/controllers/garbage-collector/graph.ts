@@ -19,9 +19,11 @@ export interface Identity {
   readonly namespace: string;
 }
 
+const NO_DEPENDENTS: ReadonlySet<GraphNode> = new Set();
+
 export class GraphNode {
-  /** Dependents: nodes with an ownerReference to this node's uid. */
-  readonly dependents = new Set<GraphNode>();
+  // Made with the first dependent: most nodes never have one, and an empty Set costs ~120 bytes per object.
+  #dependents: Set<GraphNode> | undefined;
   /** Seen through an informer (false: virtual). */
   observed = false;
   beingDeleted = false;
@@ -36,6 +38,19 @@ export class GraphNode {
     public identity: Identity,
     public owners: readonly OwnerReference[],
   ) {}
+
+  /** Dependents: nodes with an ownerReference to this node's uid. */
+  get dependents(): ReadonlySet<GraphNode> {
+    return this.#dependents ?? NO_DEPENDENTS;
+  }
+
+  addDependent(node: GraphNode): void {
+    (this.#dependents ??= new Set()).add(node);
+  }
+
+  removeDependent(node: GraphNode): void {
+    this.#dependents?.delete(node);
+  }
 
   /** The dependents whose reference to this node has `blockOwnerDeletion: true`. */
   blockingDependents(): GraphNode[] {

@@ -56,7 +56,7 @@ export function startResourceMonitors(o: {
       if (uid === undefined || uid === '') return undefined;
       return { apiVersion, kind, name: obj.metadata.name ?? '', uid, namespace: obj.metadata.namespace ?? '' };
     };
-    const informer = o.informers.informer(r.registry);
+    const informer = o.informers.informer(r.registry, 'metadata');
     const unsubscribe = informer.on({
       added: (obj) => {
         const id = identity(obj);

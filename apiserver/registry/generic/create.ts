@@ -80,7 +80,7 @@ export async function createObject(ctx: RegistryContext, namespace: string, inpu
       throwIfCancelled(opts.signal);
       const res = await ctx.store.create(key, bytes, ctx.writeOptions);
       committed = true;
-      ctx.cache?.noteWrite(key, res.revision);
+      ctx.cache?.noteWrite(key, res.revision, bytes);
       const written = ctx.shape.written(obj, bytes);
       const object = isPromise(written) ? await written : written;
       object.metadata.resourceVersion = String(res.revision);

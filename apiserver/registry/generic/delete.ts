@@ -88,8 +88,8 @@ async function writeMarked(ctx: RegistryContext, key: string, kv: KeyValue, obj:
   if (!dryRun) {
     const res = await ctx.store.update(key, bytes, kv.modRevision, ctx.writeOptions);
     rv = String(res.revision);
-    // The finalizer-removing update that usually follows must not start from the cache's older copy.
-    ctx.cache?.noteWrite(key, res.revision);
+    // The finalizer-removing update that usually follows starts from what was written, not the cache's older copy.
+    ctx.cache?.noteWrite(key, res.revision, bytes);
   }
   const written = ctx.shape.written(obj, bytes);
   const answer = isPromise(written) ? await written : written;
@@ -148,7 +148,9 @@ export async function deleteObject(ctx: RegistryContext, namespace: string, name
       }
       if (!dryRun) {
         throwIfCancelled(opts.signal);
-        await ctx.store.delete(key, kv.modRevision);
+        const gone = await ctx.store.delete(key, kv.modRevision);
+        // The cache's copy is gone too, but until the cache hears of it an update must not start from it.
+        ctx.cache?.noteWrite(key, gone.revision);
         // What the server reserved for the object (WriteHooks) goes with it.
         await ctx.writeHooks?.afterDelete(current);
       }

@@ -88,7 +88,8 @@ export async function guaranteedUpdate(
         if (out.type === 'delete') {
           if (!dryRun) {
             throwIfCancelled(signal);
-            await ctx.store.delete(key, kv!.modRevision);
+            const gone = await ctx.store.delete(key, kv!.modRevision);
+            ctx.cache?.noteWrite(key, gone.revision);
             await ctx.writeHooks?.afterDelete(out.obj);
           }
         } else {
@@ -103,7 +104,7 @@ export async function guaranteedUpdate(
               : await ctx.store.update(key, bytes, kv!.modRevision, ctx.writeOptions);
             rv = String(res.revision);
             committed = true;
-            ctx.cache?.noteWrite(key, res.revision);
+            ctx.cache?.noteWrite(key, res.revision, bytes);
           }
           // A converting kind answers what it stored, read back (StoredShape.written); a dry run converts too.
           const written = ctx.shape.written(out.obj, bytes);
@@ -119,15 +120,20 @@ export async function guaranteedUpdate(
   }, dryRun ? undefined : cachedFirstState(ctx, key));
 }
 
+/** A round from a hint counts only when it wrote (see `cachedFirstState`). */
+const vouched = (r: LoopResult): boolean => r.outcome !== 'unchanged';
+
 /**
- * The watch cache's copy of `key` as the first round's state, saving the read before the write (kube's
- * cached existing object): a write from it carries a compare on its modRevision, so a stale copy costs one
- * failed compare, which returns the store's state. Only a committed write proves the copy was current; an
- * unchanged result or a refusal is decided again from the store. Not for dry runs, which write nothing, nor
- * while the cache is behind this process's last write of the key (`WatchCache.peek`): a hot object's copy
- * would be stale.
+ * The first round's state without a read of the store (kube's cached existing object): the value this
+ * process last wrote to `key` while the watch cache has not reached that write (a hot object:
+ * `WatchCache.ownWrite`), else the cache's copy. A write from it carries a compare on its modRevision, so a
+ * stale hint costs one failed compare, which returns the store's state. Only a committed write proves the
+ * hint was current; an unchanged result or a refusal is decided again from the store. Not for dry runs,
+ * which write nothing.
  */
 function cachedFirstState(ctx: RegistryContext, key: string): FirstState<LoopResult> | undefined {
+  const own = ctx.cache?.ownWrite(key);
+  if (own !== undefined) return { kv: { key, value: own.value, createRevision: 0, modRevision: own.revision }, vouched };
   const cached = ctx.cache?.peek(key);
   if (cached === undefined) return undefined;
   let value: Uint8Array;
@@ -136,5 +142,5 @@ function cachedFirstState(ctx: RegistryContext, key: string): FirstState<LoopRes
   } catch {
     return undefined; // undecodable in the cache: the store's bytes decide
   }
-  return { kv: { key, value, createRevision: 0, modRevision: cached.revision }, vouched: (r) => r.outcome !== 'unchanged' };
+  return { kv: { key, value, createRevision: 0, modRevision: cached.revision }, vouched };
 }
