@@ -13,6 +13,7 @@ import {
   getJob,
   NS,
   openHarness,
+  patchSpec,
   podsOf,
   removeTerminating,
   setPodStatus,
@@ -86,9 +87,13 @@ test('restartPolicy OnFailure: container restarts reaching backoffLimit fail the
 
 test('activeDeadlineSeconds: DeadlineExceeded, running pods deleted', async () => {
   h = await openHarness();
-  const job = await createJob(h, 'deadline', { activeDeadlineSeconds: 1, parallelism: 2, completions: 4 });
+  // The pods must be bound before the deadline deletes them (an unbound pod goes at once, never
+  // terminating), so the deadline is lowered only once they are: a short deadline from the start raced the
+  // binding under load. activeDeadlineSeconds is mutable; startTime stays, so the lowered one is already near.
+  const job = await createJob(h, 'deadline', { activeDeadlineSeconds: 3600, parallelism: 2, completions: 4 });
   const pods = await activePods(h, job, 2);
   for (const p of pods) await bind(h, p);
+  await patchSpec(h, 'deadline', { activeDeadlineSeconds: 1 });
   const target = await waitForCondition(h, 'deadline', 'FailureTarget');
   expect(condition(target, 'FailureTarget')).toEqual(expect.objectContaining({ reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' }));
   await until('both pods terminating', async () => (await podsOf(h, job)).filter((p) => p.metadata.deletionTimestamp !== undefined).length === 2);
