@@ -1,4 +1,4 @@
-import { JSON_MEMO_KEY, listJsonBuffer, objectJson, shareEncodings } from './shared-json.js';
+import { JSON_MEMO_KEY, LIST_CHUNK_BYTES, listJson, listJsonBuffer, objectJson, shareEncodings } from './shared-json.js';
 
 const configMap = (name: string, value: string) => ({
   apiVersion: 'v1',
@@ -57,6 +57,32 @@ describe('listJsonBuffer', () => {
     expect(listJsonBuffer(list).toString()).toBe(JSON.stringify(list));
     o.data.value = 'changed';
     expect(listJsonBuffer(list).toString()).toBe(JSON.stringify(list));
+  });
+});
+
+describe('listJson', () => {
+  const items = (values: string[]) => ({
+    apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '5' },
+    items: values.map((v, i) => (i % 2 === 0 ? shared(configMap(`n${i}`, v)).object : configMap(`n${i}`, v))),
+  });
+
+  it.each([
+    ['empty', items([])],
+    ['one small item: one piece', items(['x'])],
+    ['many ASCII items over several pieces', items(Array.from({ length: 200 }, (_, i) => 'x'.repeat(i * 13)))],
+    ['an item larger than a piece, between small ones', items(['a', 'b'.repeat(3 * LIST_CHUNK_BYTES), 'c'])],
+    ['multi-byte characters across the pieces\' edges', items(Array.from({ length: 40 }, (_, i) => 'é日🚀'.repeat(1000 + i)))],
+    ['no items member', { kind: 'List', metadata: {} }],
+  ])('%s: the pieces are the bytes of JSON.stringify, each at most a piece or one item', (_name, list) => {
+    const want = Buffer.from(JSON.stringify(list));
+    const lj = listJson(list as { items: unknown[] });
+    expect(lj.bytes).toBe(want.length);
+    const pieces = [...lj.chunks()];
+    expect(Buffer.concat(pieces).equals(want)).toBe(true);
+    expect(lj.buffer().equals(want)).toBe(true);
+    const largestItem = Math.max(0, ...((list as { items?: unknown[] }).items ?? []).map((o) => Buffer.byteLength(JSON.stringify(o)) + 1));
+    for (const p of pieces) expect(p.length).toBeLessThanOrEqual(Math.max(LIST_CHUNK_BYTES, largestItem));
+    if (want.length > LIST_CHUNK_BYTES) expect(pieces.length).toBeGreaterThan(1);
   });
 });
 

@@ -5,9 +5,10 @@
  * key the watch event encoder uses (`json`), so a list, a get and every watch event of one object share one
  * serialization. Objects never marked (fresh from the store) are simply stringified.
  *
- * `listJsonBuffer` builds a list's compact JSON from its items' memoized texts straight into one Buffer,
- * byte for byte what `JSON.stringify(list)` would give, without re-serializing items nor scanning the whole
- * text again for its UTF-8 length (each item's byte length is memoized too).
+ * `listJson` builds a list's compact JSON from its items' memoized texts, byte for byte what
+ * `JSON.stringify(list)` would give, without re-serializing items nor scanning the whole text again for its
+ * UTF-8 length (each item's byte length is memoized too): as one Buffer, or as pieces of 64 KiB made as the
+ * response is sent (a large list's bytes then never sit in memory whole).
  */
 
 /** The memo key of an object's compact JSON text (shared with the watch event encoder). */
@@ -66,12 +67,17 @@ function itemJson(item: unknown): { text: string; bytes: number } {
   return { text, bytes };
 }
 
-/**
- * The compact JSON of a list object (`{..., "items": [...]}`) as UTF-8 bytes, identical to
- * `Buffer.from(JSON.stringify(list))` for plain data (no `toJSON`), with shared items' JSON taken from their
- * memos.
- */
-export function listJsonBuffer(list: { readonly items: readonly unknown[] }): Buffer {
+/** A list's compact JSON in pieces: the text before the items, each item's text and byte length, the rest. */
+interface ListPieces {
+  readonly head: string;
+  readonly items: readonly { readonly text: string; readonly bytes: number }[];
+  readonly tail: string;
+  /** The UTF-8 length of the whole document. */
+  readonly bytes: number;
+}
+
+/** Undefined when the list has no `items` array (then it is simply stringified). */
+function listPieces(list: { readonly items: readonly unknown[] }): ListPieces | undefined {
   // Members in JSON.stringify's order (own enumerable string keys), undefined members dropped as it does.
   const parts: string[] = [];
   let itemsAt = -1;
@@ -85,27 +91,97 @@ export function listJsonBuffer(list: { readonly items: readonly unknown[] }): Bu
     const text = JSON.stringify(value) as string | undefined;
     if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
   }
-  if (itemsAt < 0) return Buffer.from(JSON.stringify(list));
+  if (itemsAt < 0) return undefined;
   const head = `{${parts.slice(0, itemsAt + 1).join(',')}[`;
   const tailMembers = parts.slice(itemsAt + 1);
   const tail = `]${tailMembers.length > 0 ? `,${tailMembers.join(',')}` : ''}}`;
-
-  const items = list.items;
-  const encoded = new Array<{ text: string; bytes: number }>(items.length);
-  let total = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
+  const items = new Array<{ text: string; bytes: number }>(list.items.length);
+  let bytes = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
   for (let i = 0; i < items.length; i++) {
-    const e = itemJson(items[i]);
-    encoded[i] = e;
-    total += e.bytes;
+    const e = itemJson(list.items[i]);
+    items[i] = e;
+    bytes += e.bytes;
   }
-  const out = Buffer.allocUnsafe(total);
-  let offset = out.write(head, 0, 'utf8');
-  for (let i = 0; i < encoded.length; i++) {
+  return { head, items, tail, bytes };
+}
+
+/**
+ * Writes `text` (of UTF-8 length `bytes`) into `out` at `offset`. A text as long as its UTF-8 bytes is ASCII,
+ * and then the latin1 copy, a plain byte copy, writes the same bytes faster than the UTF-8 encoder.
+ */
+function put(out: Buffer, offset: number, text: string, bytes: number): number {
+  return out.write(text, offset, bytes, bytes === text.length ? 'latin1' : 'utf8');
+}
+
+/** The size of the pieces `ListJson.chunks` hands out (an item longer than this is a piece of its own). */
+export const LIST_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A list's compact JSON, identical to `Buffer.from(JSON.stringify(list))` for plain data (no `toJSON`), with
+ * shared items' JSON taken from their memos; every item's text is computed (and memoized) when this is made,
+ * so neither form can fail.
+ */
+export interface ListJson {
+  /** The UTF-8 length (the Content-Length). */
+  readonly bytes: number;
+  /** The whole document as one Buffer. */
+  buffer(): Buffer;
+  /**
+   * The same bytes in pieces of about `LIST_CHUNK_BYTES`, each made when asked for. Sent a piece at a time, a
+   * large list never exists as one buffer: each piece is copied into memory the CPU cache still holds and
+   * encrypted from there, where one buffer of many MiB is written out to memory and read back for the TLS
+   * records (and held until the last byte is sent).
+   */
+  chunks(): Iterable<Buffer>;
+}
+
+export function listJson(list: { readonly items: readonly unknown[] }): ListJson {
+  const p = listPieces(list);
+  if (p === undefined) {
+    const whole = Buffer.from(JSON.stringify(list));
+    return { bytes: whole.length, buffer: () => whole, chunks: () => [whole] };
+  }
+  return { bytes: p.bytes, buffer: () => wholeList(p), chunks: () => listChunks(p) };
+}
+
+/** `listJson(list).buffer()`. */
+export function listJsonBuffer(list: { readonly items: readonly unknown[] }): Buffer {
+  return listJson(list).buffer();
+}
+
+function wholeList(p: ListPieces): Buffer {
+  const out = Buffer.allocUnsafe(p.bytes);
+  let offset = out.write(p.head, 0, 'utf8');
+  for (let i = 0; i < p.items.length; i++) {
     if (i > 0) out[offset++] = 0x2c; // ','
-    const e = encoded[i]!;
-    offset += out.write(e.text, offset, e.bytes, 'utf8');
+    const e = p.items[i]!;
+    offset += put(out, offset, e.text, e.bytes);
   }
-  offset += out.write(tail, offset, 'utf8');
-  if (offset !== total) throw new Error(`listJsonBuffer: wrote ${offset} of ${total} bytes`);
+  offset += out.write(p.tail, offset, 'utf8');
+  if (offset !== p.bytes) throw new Error(`listJson: wrote ${offset} of ${p.bytes} bytes`);
   return out;
+}
+
+function* listChunks(p: ListPieces): Generator<Buffer> {
+  let out = Buffer.allocUnsafe(Math.max(LIST_CHUNK_BYTES, Buffer.byteLength(p.head)));
+  let offset = out.write(p.head, 0, 'utf8');
+  for (let i = 0; i < p.items.length; i++) {
+    const e = p.items[i]!;
+    const need = e.bytes + 1;
+    if (offset + need > out.length) {
+      yield out.subarray(0, offset);
+      out = Buffer.allocUnsafe(Math.max(LIST_CHUNK_BYTES, need));
+      offset = 0;
+    }
+    if (i > 0) out[offset++] = 0x2c; // ','
+    offset += put(out, offset, e.text, e.bytes);
+  }
+  const tail = Buffer.byteLength(p.tail);
+  if (offset + tail > out.length) {
+    yield out.subarray(0, offset);
+    out = Buffer.allocUnsafe(tail);
+    offset = 0;
+  }
+  offset += out.write(p.tail, offset, 'utf8');
+  yield out.subarray(0, offset);
 }

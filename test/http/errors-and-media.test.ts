@@ -330,6 +330,25 @@ describeBackends(all, (b) => {
       expect(small.json().metadata.name).toBe('from-yaml');
     });
 
+    it('a large list goes out in pieces with its length known: Content-Length, not chunked, the bytes of JSON.stringify', async () => {
+      const bigNs = await createNamespace(api, uniqueName('big'));
+      // An item larger than a piece, and non-ASCII text around the pieces' edges.
+      const data = [{ v: 'a'.repeat(100_000) }, { v: 'é日🚀'.repeat(9_000) }, { v: 'x'.repeat(30_000) }, { v: 'ü'.repeat(40_000) }];
+      for (const [i, d] of data.entries()) {
+        const res = await api.request('POST', `/api/v1/namespaces/${bigNs}/configmaps`, { body: { metadata: { name: `big-${i}` }, data: d } });
+        expect(res.status).toBe(201);
+      }
+      for (const query of [{}, { resourceVersion: '0' }]) {
+        const res = await api.request('GET', `/api/v1/namespaces/${bigNs}/configmaps`, { query });
+        expect(res.status).toBe(200);
+        expect(res.headers['transfer-encoding']).toBeUndefined();
+        expect(Number(res.headers['content-length'])).toBe(res.raw.length);
+        const list = res.json();
+        expect(list.items.map((o: { data: unknown }) => o.data)).toEqual(data);
+        expect(res.raw.equals(Buffer.from(JSON.stringify(list)))).toBe(true);
+      }
+    });
+
     it('a body without apiVersion and kind gets them from the URL', async () => {
       const res = await api.request('POST', secrets(), { body: { metadata: { name: 'bare' }, stringData: { a: 'b' } } });
       expect(res.status).toBe(201);

@@ -5,12 +5,13 @@
  * APIResponseCompression), and add `Warning: 299 - "..."` headers. Table is JSON and YAML only (406 in
  * protobuf, as Kubernetes).
  */
+import { Readable } from 'node:stream';
 import type { KubeList, KubeObject } from '../../api/object.js';
 import { recordWarnings } from './warnings.js';
 import type { Schema } from '../../schema/schema.js';
 import { encodeJson, encodeYaml, wantsPretty } from '../../codec/encode.js';
 import { gzipBody, shouldGzip } from '../../codec/gzip.js';
-import { listJsonBuffer, objectJson } from '../../codec/shared-json.js';
+import { LIST_CHUNK_BYTES, listJson, objectJson, type ListJson } from '../../codec/shared-json.js';
 import { listCbor, objectCbor } from '../../codec/cbor/object-cbor.js';
 import { encodeCbor } from '../../codec/cbor/encode.js';
 import { isCbor, isProtobuf, negotiateResponse, notAcceptableError, objectOffers, resourceConversions } from '../../codec/negotiate.js';
@@ -73,25 +74,31 @@ export async function respond(scope: RequestScope, status: number, body: Respons
   // Sampled requests only: kube's SerializeObject span around the encoding (and gzip).
   const span = ctx.state.trace === undefined ? undefined : serializeSpan(ctx, negotiated.offer.mediaType);
   try {
-    let text: string | Buffer;
+    let text: string | Buffer | undefined;
+    let list: ListJson | undefined;
     if (isProtobuf(negotiated.offer)) text = protobufBody(schema, body, value, target?.kind);
     else if (isCbor(negotiated.offer)) text = cborBody(schema, body, value, target !== undefined);
     else if (negotiated.offer.subtype === 'yaml') text = encodeYaml(value);
     else if (pretty || target !== undefined || body.type === 'raw') text = encodeJson(value, pretty);
     // Compact JSON of objects as they are: the watch cache's shared objects reuse their memoized JSON, and a
-    // list is assembled from its items' texts into one Buffer (codec/shared-json.ts), same bytes as encodeJson.
-    else text = body.type === 'list' ? listJsonBuffer(body.list) : objectJson(body.object);
+    // list is assembled from its items' texts (codec/shared-json.ts), same bytes as encodeJson.
+    else if (body.type === 'list') list = listJson(body.list);
+    else text = objectJson(body.object);
     ctx.status = status;
     // The plain media type, also for Table and PartialObjectMetadata(List) conversions: kube-apiserver's
     // transformResponseObject does not list the target in the Content-Type (only aggregated discovery does).
     ctx.set('Content-Type', negotiated.offer.mediaType);
-    const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
+    const bytes = list !== undefined ? list.bytes : typeof text === 'string' ? Buffer.byteLength(text) : text!.length;
     if (compress && scope.features.enabled('APIResponseCompression') && shouldGzip(ctx.get('Accept-Encoding') || undefined, bytes)) {
       ctx.set('Content-Encoding', 'gzip');
       span?.setAttribute('encoding', 'gzip');
-      ctx.body = await gzipBody(text);
+      ctx.body = await gzipBody(list !== undefined ? list.buffer() : text!);
+    } else if (list !== undefined && bytes > LIST_CHUNK_BYTES) {
+      // A large list goes out a piece at a time (ListJson.chunks), with its length known up front.
+      ctx.body = Readable.from(list.chunks(), { objectMode: false });
+      ctx.length = bytes;
     } else {
-      ctx.body = text;
+      ctx.body = list !== undefined ? list.buffer() : text!;
     }
     span?.setAttribute('len', bytes);
     ctx.vary('Accept-Encoding');
