@@ -137,6 +137,8 @@ export function impersonate(
  * forwards the request, see the request as the impersonated user's own).
  */
 export function impersonateRequest(req: IncomingMessage, requestor: UserInfo, authorizer: Authorizer, naming: Naming): UserInfo | undefined {
+  // Node builds `headersDistinct` anew on each read (~2 µs): only for a request that has such a header.
+  if (!hasImpersonationHeader(req.rawHeaders)) return undefined;
   const requests = impersonationRequests(req.headersDistinct, naming);
   if (requests.length === 0) return undefined;
   const user = impersonate(requestor, requests, authorizer, naming);
@@ -148,6 +150,15 @@ export function impersonateRequest(req: IncomingMessage, requestor: UserInfo, au
 export function isImpersonationHeader(name: string): boolean {
   const n = name.toLowerCase();
   return n === impersonateUserHeader || n === impersonateGroupHeader || n === impersonateUidHeader || n.startsWith(impersonateExtraHeaderPrefix);
+}
+
+/** Whether the raw header names hold an impersonation header (all of them start with `impersonate-`, any case). */
+function hasImpersonationHeader(raw: readonly string[]): boolean {
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length > 12 && (name.charCodeAt(0) | 0x20) === 0x69 && isImpersonationHeader(name)) return true;
+  }
+  return false;
 }
 
 /** Deletes the impersonation headers from every view Node keeps of them. */

@@ -32,6 +32,48 @@ describe('current state', () => {
     expect(keys(state.select({ keyPrefix: '' }))).toEqual(expected);
   });
 
+  test('many keys in random order: order, ranges and sizes hold as blocks split and empty', () => {
+    const state = new CurrentState<string>();
+    const reference = new Set<string>();
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const check = (): void => {
+      const expected = [...reference].sort();
+      expect(keys(state.select({ keyPrefix: '' }))).toEqual(expected);
+      expect(state.size).toBe(expected.length);
+      for (const ns of ['/r/ns0/', '/r/ns1/', '/r/ns2/', '/r/ns3/', '/r/ns9/']) {
+        expect(keys(state.select({ keyPrefix: ns }))).toEqual(expected.filter((k) => k.startsWith(ns)));
+      }
+    };
+    // Creates out of key order (unpadded counters, random suffixes): every block splits several times.
+    for (let i = 0; i < 12_000; i++) {
+      const key = `/r/ns${random(4)}/n${random(1_000_000)}`;
+      state.set(obj(key, i));
+      reference.add(key);
+    }
+    check();
+    // Every key of one namespace deleted (its blocks empty and go), then some of the others.
+    for (const key of [...reference]) {
+      if (key.startsWith('/r/ns1/') || random(3) === 0) {
+        state.delete(key);
+        reference.delete(key);
+      }
+    }
+    check();
+    expect(state.select({ keyPrefix: '/r/ns1/' })).toEqual([]);
+    for (const key of [...reference]) {
+      state.delete(key);
+      reference.delete(key);
+    }
+    check();
+    state.set(obj('/r/ns2/again'));
+    reference.add('/r/ns2/again');
+    check();
+  });
+
   test('a prefix selects exactly its keys (not a sibling that shares the text), with key and selector', () => {
     const state = CurrentState.fromSorted(['/r/a/x', '/r/a/y', '/r/a0/z', '/r/a\uffff', '/r/b/w'].sort().map((k) => obj(k)));
     expect(keys(state.select({ keyPrefix: '/r/a/' }))).toEqual(['/r/a/x', '/r/a/y']);

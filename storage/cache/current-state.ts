@@ -1,10 +1,21 @@
 import type { CacheFilter, CachedObject } from './types.js';
 
 /**
- * The current state of every key under the cache's prefix: a map for single-key reads and an array kept in
- * ascending key order for lists. A write to an existing key replaces its slot; a create or delete splices
- * (a memmove of pointers, microseconds even at 100k keys), so a list never sorts and a namespace list is a
- * binary search plus a slice.
+ * Objects per block of the ordered sequence. A create or delete moves at most a block's worth of pointers;
+ * a range read copies whole blocks with `slice`.
+ */
+const BLOCK = 512;
+
+/**
+ * The current state of every key under the cache's prefix: a map for single-key reads and the objects in
+ * ascending key order for lists, so a list never sorts and a namespace list is a binary search plus the
+ * objects of its range.
+ *
+ * The order is kept as a list of sorted blocks of at most 2 x BLOCK objects (every block non-empty, blocks
+ * in key order): a create or delete splices inside one block, so its cost does not grow with the number of
+ * objects. One flat array spliced per create moved half the array each time (~4 µs per create at 30,000
+ * objects, ~130 µs at a million) for the names that do not arrive in order (generated suffixes, unpadded
+ * counters).
  *
  * Keys compare as JavaScript strings (UTF-16 code units), which equals the store's byte order for the ASCII
  * keys Kubernetes names allow.
@@ -13,18 +24,18 @@ import type { CacheFilter, CachedObject } from './types.js';
  */
 export class CurrentState<T> {
   private readonly byKey = new Map<string, CachedObject<T>>();
-  private sorted: CachedObject<T>[] = [];
+  private blocks: CachedObject<T>[][] = [];
 
   /** Builds the state from a listing already in ascending key order (as the store returns it). */
   static fromSorted<T>(items: CachedObject<T>[]): CurrentState<T> {
     const state = new CurrentState<T>();
     for (const item of items) state.byKey.set(item.key, item);
-    state.sorted = items;
+    for (let i = 0; i < items.length; i += BLOCK) state.blocks.push(items.slice(i, i + BLOCK));
     return state;
   }
 
   get size(): number {
-    return this.sorted.length;
+    return this.byKey.size;
   }
 
   get(key: string): CachedObject<T> | undefined {
@@ -32,16 +43,30 @@ export class CurrentState<T> {
   }
 
   set(object: CachedObject<T>): void {
-    const existed = this.byKey.has(object.key);
-    this.byKey.set(object.key, object);
-    const i = this.lowerBound(object.key);
-    if (existed) this.sorted[i] = object;
-    else this.sorted.splice(i, 0, object);
+    const key = object.key;
+    const existed = this.byKey.has(key);
+    this.byKey.set(key, object);
+    if (this.blocks.length === 0) {
+      this.blocks.push([object]);
+      return;
+    }
+    const b = this.blockFor(key);
+    const block = this.blocks[b]!;
+    const i = lowerBound(block, key);
+    if (existed) {
+      block[i] = object;
+      return;
+    }
+    block.splice(i, 0, object);
+    if (block.length > 2 * BLOCK) this.blocks.splice(b + 1, 0, block.splice(BLOCK));
   }
 
   delete(key: string): void {
     if (!this.byKey.delete(key)) return;
-    this.sorted.splice(this.lowerBound(key), 1);
+    const b = this.blockFor(key);
+    const block = this.blocks[b]!;
+    block.splice(lowerBound(block, key), 1);
+    if (block.length === 0) this.blocks.splice(b, 1);
   }
 
   /** The objects that pass `filter`, in ascending key order; a new array of the shared objects. */
@@ -51,24 +76,60 @@ export class CurrentState<T> {
       const one = key.startsWith(keyPrefix) ? this.byKey.get(key) : undefined;
       return one !== undefined && (matches === undefined || matches(one.object)) ? [one] : [];
     }
-    // Keys with the prefix are contiguous in key order and end before the prefix's successor.
-    const from = this.lowerBound(keyPrefix);
-    const to = keyPrefix === '' ? this.sorted.length : this.lowerBound(successor(keyPrefix));
-    const range = this.sorted.slice(from, to);
+    const range = keyPrefix === '' ? this.all() : this.range(keyPrefix, successor(keyPrefix));
     return matches === undefined ? range : range.filter((o) => matches(o.object));
   }
 
-  /** The first index whose key is >= `key`. */
-  private lowerBound(key: string): number {
+  private all(): CachedObject<T>[] {
+    return this.blocks.length === 1 ? this.blocks[0]!.slice() : ([] as CachedObject<T>[]).concat(...this.blocks);
+  }
+
+  /** The objects with `from <= key < to`. Keys with a prefix are contiguous and end before its successor. */
+  private range(from: string, to: string): CachedObject<T>[] {
+    const blocks = this.blocks;
+    if (blocks.length === 0) return [];
+    let b = this.blockFor(from);
+    let i = lowerBound(blocks[b]!, from);
+    const out: CachedObject<T>[][] = [];
+    for (; b < blocks.length; b++, i = 0) {
+      const block = blocks[b]!;
+      const last = block[block.length - 1]!;
+      if (last.key < to) {
+        out.push(i === 0 ? block : block.slice(i));
+        continue;
+      }
+      const end = lowerBound(block, to);
+      if (end > i) out.push(block.slice(i, end));
+      break;
+    }
+    if (out.length === 1) return out[0]!.slice();
+    return ([] as CachedObject<T>[]).concat(...out);
+  }
+
+  /** The block where `key` is or belongs: the last whose first key is <= `key` (the first block if none). */
+  private blockFor(key: string): number {
+    const blocks = this.blocks;
     let lo = 0;
-    let hi = this.sorted.length;
+    let hi = blocks.length - 1;
     while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.sorted[mid]!.key < key) lo = mid + 1;
-      else hi = mid;
+      const mid = (lo + hi + 1) >>> 1;
+      if (blocks[mid]![0]!.key <= key) lo = mid;
+      else hi = mid - 1;
     }
     return lo;
   }
+}
+
+/** The first index in `block` whose key is >= `key`. */
+function lowerBound<T>(block: readonly CachedObject<T>[], key: string): number {
+  let lo = 0;
+  let hi = block.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (block[mid]!.key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The smallest string greater than every string that starts with `prefix` (in UTF-16 code unit order). */
