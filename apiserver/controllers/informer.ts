@@ -92,17 +92,19 @@ export function createInformerFactory(o: InformerFactoryOptions = {}): InformerF
       return entry.informer;
     },
     async release(registry) {
-      const entries = [informers.full, informers.metadata].flatMap((m) => {
-        const entry = m.get(registry);
-        m.delete(registry);
-        return entry === undefined ? [] : [entry];
-      });
-      for (const e of entries) e.abort.abort();
+      const entries: Entry[] = [];
+      for (const views of Object.values(informers)) {
+        const entry = views.get(registry);
+        if (entry === undefined) continue;
+        views.delete(registry);
+        entry.abort.abort();
+        entries.push(entry);
+      }
       await Promise.all(entries.map((e) => e.done));
     },
     async stop() {
       abort.abort();
-      await Promise.all([...informers.full.values(), ...informers.metadata.values()].map((e) => e.done));
+      await Promise.all(Object.values(informers).flatMap((views) => [...views.values()].map((e) => e.done)));
     },
   };
 }

@@ -65,6 +65,11 @@ class LazyCachedObject<T> implements CachedObject<T> {
     return this.#object as T;
   }
 
+  /** See `storedValue`. */
+  stored(): Uint8Array | undefined {
+    return this.#value;
+  }
+
   /** See `transientObject`. */
   transient(): T {
     return this.#value === undefined ? (this.#object as T) : this.#decode!(this.#kv(this.#value));
@@ -84,6 +89,15 @@ class LazyCachedObject<T> implements CachedObject<T> {
  */
 export function transientObject<T>(c: CachedObject<T>): T {
   return c instanceof LazyCachedObject ? (c.transient() as T) : c.object;
+}
+
+/**
+ * The store's bytes of `c` while nothing has decoded it (undefined once decoded, and for cached objects made
+ * otherwise): a reader that needs the stored form (an update's first state) takes them as they are instead
+ * of decoding the object and encoding it again. Never mutate them.
+ */
+export function storedValue<T>(c: CachedObject<T>): Uint8Array | undefined {
+  return c instanceof LazyCachedObject ? c.stored() : undefined;
 }
 
 export function cachedObject<T>(kv: KeyValue, decode: Decode<T>): CachedObject<T> {

@@ -22,9 +22,10 @@ export function toKeyValue(raw: RawKeyValue, value: Uint8Array = raw.value): Key
  */
 export function ownValue(value: Uint8Array): Uint8Array {
   if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) return value;
-  const own = new ArrayBuffer(value.byteLength);
-  new Uint8Array(own).set(value);
-  return Buffer.from(own);
+  // allocUnsafeSlow: never a slice of node's pool (which is what is being left).
+  const own = Buffer.allocUnsafeSlow(value.byteLength);
+  own.set(value);
+  return own;
 }
 
 /**

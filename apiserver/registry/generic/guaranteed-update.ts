@@ -27,6 +27,7 @@ import type { RegistryContext } from './registry-context.js';
 import type { FinishWrite } from '../kind-strategy.js';
 import { compareAndSwapLoop, type FirstState } from './compare-and-swap.js';
 import { encodeObject } from './object-codec.js';
+import { storedValue } from '../../../storage/cache/cache-entry.js';
 
 export type UpdateOutcome =
   | {
@@ -136,11 +137,15 @@ function cachedFirstState(ctx: RegistryContext, key: string): FirstState<LoopRes
   if (own !== undefined) return { kv: { key, value: own.value, createRevision: 0, modRevision: own.revision }, vouched };
   const cached = ctx.cache?.peek(key);
   if (cached === undefined) return undefined;
-  let value: Uint8Array;
-  try {
-    value = encodeObject(cached.object);
-  } catch {
-    return undefined; // undecodable in the cache: the store's bytes decide
+  // The stored bytes while the copy is undecoded (the round decodes its first state anyway); a decoded copy
+  // is encoded back, which gives the same bytes without the resourceVersion decoding added.
+  let value = storedValue(cached);
+  if (value === undefined) {
+    try {
+      value = encodeObject(cached.object);
+    } catch {
+      return undefined; // undecodable in the cache: the store's bytes decide
+    }
   }
   return { kv: { key, value, createRevision: 0, modRevision: cached.revision }, vouched };
 }

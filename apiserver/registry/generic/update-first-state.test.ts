@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeObject } from '../../api/object.js';
 import { naming } from '../../naming/naming.js';
+import { storedValue } from '../../../storage/cache/cache-entry.js';
 import { createWatchCache } from '../../../storage/cache/watch-cache.js';
 import type { WatchCache } from '../../../storage/cache/types.js';
 import type { Store, WatchBatch } from '../../../storage/interface.js';
@@ -82,6 +83,20 @@ describe('the first round of an update', () => {
   test('the cache\'s current copy: no read of the store', async () => {
     const { object } = await widgets.create('ns', widget('a', 1));
     await cache.waitUntilFresh(Number(object.metadata.resourceVersion));
+    const copy = cache.peek(widgets.context.keys.objectKey('ns', 'a'))!;
+    reads = 0;
+    const out = await widgets.update('ns', 'a', widget('a', 2));
+    expect(reads).toBe(0);
+    expect(replicasOf(out.object)).toBe(2);
+    expect(replicasOf(await stored('a'))).toBe(2);
+    // The copy's stored bytes were the first state: it was not decoded for the update.
+    expect(storedValue(copy)).toBeDefined();
+  });
+
+  test('the cache\'s current copy, already decoded: encoded back, the same outcome', async () => {
+    const { object } = await widgets.create('ns', widget('a', 1));
+    await cache.waitUntilFresh(Number(object.metadata.resourceVersion));
+    expect(replicasOf(cache.peek(widgets.context.keys.objectKey('ns', 'a'))!.object)).toBe(1);
     reads = 0;
     const out = await widgets.update('ns', 'a', widget('a', 2));
     expect(reads).toBe(0);
