@@ -145,8 +145,10 @@ export type WatchEvent =
 
 /**
  * A batch of events. Events are in revision order, within a batch and across batches; all events of one
- * transaction are in the same batch. A batch with no events is a progress notification: every event up to
- * and including `revision` under the watched prefix has been delivered.
+ * transaction are in the same batch. A batch with no events is a progress notification: the state under the
+ * watched prefix at `revision` is the state the delivered events made (every event up to `revision` was
+ * delivered, except that on etcd < 3.4.25 the two events of a key created and deleted again before
+ * `revision` may still follow; the state is the same either way).
  */
 export interface WatchBatch {
   readonly events: readonly WatchEvent[];
@@ -167,6 +169,13 @@ export interface WatchOptions {
   readonly fromRevision?: number;
   /** Ends the watch: the iterator finishes without an error. */
   readonly signal?: AbortSignal;
+  /**
+   * Whether the consumer wants progress batches now (someone waits for the watch to reach a revision).
+   * Where a backend's progress beyond the watch's last event must be verified at a cost (etcd < 3.4.25
+   * announces revisions ahead of events it still holds: see storage/etcd/watcher.ts), it delivers such
+   * progress only while this returns true; progress it knows for free may come at any time. Unset: never.
+   */
+  readonly progressWanted?: () => boolean;
 }
 
 export interface Store {
@@ -234,7 +243,8 @@ export interface Store {
 
   /**
    * Asks every open watch to deliver a progress batch (events-free) soon. Best effort: a backend without
-   * the capability sends progress on its own schedule.
+   * the capability sends progress on its own schedule, and one that must verify progress beyond a watch's
+   * last event does so only for watches whose `progressWanted` says so.
    */
   requestProgress(): Promise<void>;
 

@@ -12,6 +12,8 @@ export interface FeedSink {
   apply(batch: WatchBatch): void;
   /** The revision the sink is complete up to: the watch resumes after it. */
   readonly revision: number;
+  /** The store watch's `progressWanted`. */
+  readonly progressWanted: () => boolean;
 }
 
 export interface FeedOptions {
@@ -105,7 +107,11 @@ export class StoreFeed {
     const abort = new AbortController();
     this.abort = abort;
     if (this.stopped) return;
-    const watch = this.store.watch(this.prefix, { fromRevision: this.sink.revision + 1, signal: abort.signal });
+    const watch = this.store.watch(this.prefix, {
+      fromRevision: this.sink.revision + 1,
+      signal: abort.signal,
+      progressWanted: this.sink.progressWanted,
+    });
     for await (const batch of watch) {
       if (this.stopped) return;
       this.sink.apply(batch);

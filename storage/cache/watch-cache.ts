@@ -222,6 +222,9 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
 
   // ---- FeedSink ------------------------------------------------------------------------------------
 
+  /** Someone waits for a revision, or progress was asked for after the last batch (a quiet prefix's tick). */
+  readonly progressWanted = (): boolean => this.freshness.waiting > 0 || this.lastBatchAt < this.lastProgressAskAt;
+
   replace(items: readonly KeyValue[], revision: number, compactedRevision = 0): void {
     const previous = this.revision;
     this.knownCompacted = Math.max(this.knownCompacted, compactedRevision);

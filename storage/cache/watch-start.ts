@@ -119,11 +119,10 @@ function beginCatchUp<T>(ctx: StartContext<T>, w: CacheWatcherImpl<T>, from: num
       const out = eventFor(entry, w.filter);
       if (out !== undefined) events.push(out);
     }
-    // Only events move the catch-up: a progress batch may overtake events still in flight (etcd < 3.4.25
-    // broadcasts progress to watchers that are still catching up; storage/etcd/watcher.ts trusts it after a
-    // grace period, which a loaded machine can outlast). Trusting it here would skip those events for good.
-    // On a prefix whose history ends before the ring starts, the watcher so stays on its own store watch:
-    // slower to join the ring, never missing an event.
+    // Only events move the catch-up: a progress batch vouches for the prefix's state, not for every event
+    // (on etcd < 3.4.25 a key created and deleted again before it may still send its two events: see
+    // storage/etcd/watcher.ts), and a watcher must miss none. On a prefix whose history ends before the ring
+    // starts, the watcher so stays on its own store watch: slower to join the ring, never missing an event.
     if (batch.events.length > 0 && batch.revision > last) last = batch.revision;
     w.pushInitial(events);
     if (ctx.loaded && last >= ctx.ring.startRevision) {

@@ -21,6 +21,9 @@ export interface RawRangeRequest {
   limit?: number;
   revision?: number;
   count_only?: boolean;
+  keys_only?: boolean;
+  /** Keys last written before this revision are left out of `kvs` (not of `count`). */
+  min_mod_revision?: number;
 }
 
 export interface RawRangeResponse {

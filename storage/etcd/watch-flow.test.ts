@@ -21,12 +21,12 @@ describeEtcd('etcd watch: progress and slow consumers', () => {
 
   test('requestProgress yields an empty batch at the current revision, also with no events under the prefix', async () => {
     const from = (await store.currentRevision()) + 1;
-    const quiet = new WatchReader((signal) => store.watch('/flow/quiet/', { fromRevision: from, signal }));
-    const busy = new WatchReader((signal) => store.watch('/flow/busy/', { fromRevision: from, signal }));
+    const progressWanted = (): boolean => true;
+    const quiet = new WatchReader((signal) => store.watch('/flow/quiet/', { fromRevision: from, signal, progressWanted }));
+    const busy = new WatchReader((signal) => store.watch('/flow/busy/', { fromRevision: from, signal, progressWanted }));
     const { revision } = await store.create('/flow/busy/k', bytes('v'));
     await busy.untilEvents(1);
-    // As the watch cache does: keep asking while waiting (progress is best effort for a watch that may
-    // still be catching up, see watcher.ts).
+    // As the watch cache does: keep asking while waiting (progress is best effort, see watcher.ts).
     const ticker = setInterval(() => void store.requestProgress(), 100);
     const progressAt = (r: WatchReader): boolean =>
       r.batches.some((b) => b.events.length === 0 && b.revision >= revision);

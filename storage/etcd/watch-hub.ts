@@ -2,6 +2,8 @@ import type { WatchBatch, WatchOptions } from '../interface.js';
 import { invalidArgument, unavailable } from '../errors.js';
 import type { CompactionTracker } from './compaction.js';
 import type { EtcdConnection } from './etcd-connection.js';
+import { prefixUnchanged, type PrefixCheck } from './prefix-unchanged.js';
+import type { RangeCall } from './range.js';
 import { WatchStream } from './watch-stream.js';
 import { Watcher, type WatchHost } from './watcher.js';
 
@@ -24,6 +26,7 @@ export class WatchHub implements WatchHost {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly waiting = new Set<Watcher>();
   private closed = false;
+  private readonly range: RangeCall = (req) => this.connection.kv('range', req, true);
 
   constructor(
     private readonly connection: EtcdConnection,
@@ -37,7 +40,7 @@ export class WatchHub implements WatchHost {
     if (!Number.isSafeInteger(from) || from < 0) throw invalidArgument(`invalid fromRevision ${from}`);
     return {
       [Symbol.asyncIterator]: () => {
-        const watcher = new Watcher(prefix, from, this.options.bufferEvents, this, this.compaction, options.signal);
+        const watcher = new Watcher(prefix, from, this.options.bufferEvents, this, this.compaction, options.signal, options.progressWanted);
         if (this.closed) watcher.fail(unavailable('the store is closed'));
         if (watcher.active) this.start(watcher);
         return watcher;
@@ -59,6 +62,10 @@ export class WatchHub implements WatchHost {
       this.streams.delete(stream);
       stream.close();
     }
+  }
+
+  checkUnchanged(watcher: Watcher, from: number, to: number, countBefore: number | undefined): Promise<PrefixCheck> {
+    return prefixUnchanged(this.range, watcher.key, watcher.rangeEnd, from, to, countBefore);
   }
 
   resume(watcher: Watcher): void {

@@ -16,10 +16,6 @@ export class WatchStream {
   private readonly watchers = new Map<number, Watcher>();
   private nextId = 1;
   private broken = false;
-  /** Progress requests not answered yet, oldest first: answers received when each was sent, and why. */
-  private readonly asked: { readonly answersBefore: number; readonly confirming: boolean }[] = [];
-  /** Progress answers (broadcasts) received on this stream. */
-  private answers = 0;
 
   constructor(
     private readonly raw: RawWatchStream,
@@ -47,7 +43,6 @@ export class WatchStream {
     this.watchers.set(id, watcher);
     watcher.stream = this;
     watcher.watchId = id;
-    watcher.starting();
     this.send({
       create_request: {
         key: watcher.key,
@@ -67,10 +62,8 @@ export class WatchStream {
     if (this.watchers.delete(watcher.watchId)) this.send({ cancel_request: { watch_id: watcher.watchId } });
   }
 
-  /** Asks etcd for a progress broadcast; `confirming`: to confirm candidates of the last answer (`Watcher.onProgress`). */
-  requestProgress(confirming = false): void {
-    if (this.broken) return;
-    this.asked.push({ answersBefore: this.answers, confirming });
+  /** Asks etcd for a progress broadcast (see `Watcher.onProgress` for what it is worth). */
+  requestProgress(): void {
     this.send({ progress_request: {} });
   }
 
@@ -95,15 +88,8 @@ export class WatchStream {
   private onData(res: RawWatchResponse): void {
     const id = Number(res.watch_id);
     if (id === -1) {
-      // etcd answers progress requests in order, one broadcast each (a fixed etcd may fold answers while
-      // watchers catch up: the queue then lags, which only makes confirmations later, never early).
-      const request = this.asked.shift();
-      const answer = ++this.answers;
       const revision = Number(res.header?.revision ?? 0);
-      let unconfirmed = false;
-      for (const w of this.watchers.values()) if (w.onProgress(revision, answer, request?.answersBefore ?? 0)) unconfirmed = true;
-      // One confirming request per asked-for answer: a confirmation's own candidates wait for the next ask.
-      if (unconfirmed && request !== undefined && !request.confirming) this.requestProgress(true);
+      for (const w of this.watchers.values()) w.onProgress(revision);
       return;
     }
     this.watchers.get(id)?.onResponse(res);

@@ -2,12 +2,10 @@ import type { WatchBatch } from '../interface.js';
 import { compacted, lagging, type StorageError } from '../errors.js';
 import type { CompactionTracker } from './compaction.js';
 import { prefixEnd } from './key-value.js';
+import type { PrefixCheck } from './prefix-unchanged.js';
 import type { RawWatchResponse } from './proto.js';
 import { toWatchEvent } from './watch-events.js';
 import type { WatchStream } from './watch-stream.js';
-
-/** How long a catching-up watcher must hear nothing before etcd's progress broadcasts are trusted for it. */
-const SYNC_GRACE_MS = 1_000;
 
 /** What a watcher needs from the hub that owns the streams. */
 export interface WatchHost {
@@ -15,6 +13,8 @@ export interface WatchHost {
   release(watcher: Watcher): void;
   /** etcd canceled the watch for a transient reason: create it again (with backoff) from `nextRevision`. */
   resume(watcher: Watcher): void;
+  /** Reads from etcd whether the watcher's prefix is the same at `to` as at `from - 1` (prefix-unchanged.ts). */
+  checkUnchanged(watcher: Watcher, from: number, to: number, countBefore: number | undefined): Promise<PrefixCheck>;
 }
 
 /**
@@ -40,22 +40,13 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
   stream: WatchStream | undefined;
   watchId = 0;
 
-  /**
-   * Whether etcd has this watcher in its "synced" group (caught up with the store). Progress broadcast by
-   * etcd 3.4 < 3.4.25 in answer to a progress request is sent regardless of catching-up watchers (and may
-   * even overtake buffered events: etcd#15220), so it is only passed on to watchers known to be synced:
-   * started after the current revision, or delivered an event at or after their creation revision, or got
-   * a per-watcher progress notification, or (a heuristic) heard nothing for `SYNC_GRACE_MS` since their
-   * creation or last catch-up batch: etcd syncs lagging watchers every 100 ms, so a watcher that got no
-   * catch-up batch for that long has nothing left to catch up with (unless the server is badly overloaded).
-   */
-  private synced = false;
-  private createdAt = 0;
-  private lastCatchUpAt = 0;
   /** Revision of the last progress batch pushed with no events since (repeats carry no news). */
   private lastProgress = -1;
-  /** A broadcast revision waiting to be confirmed by a later answer (see `onProgress`), and that answer's number. */
-  private candidate: { readonly revision: number; readonly answer: number } | undefined;
+  /** The newest progress answer beyond the last event not checked yet (0: none), and whether a check runs. */
+  private unchecked = 0;
+  private checking = false;
+  /** Keys under the prefix at `nextRevision - 1`, once a check has read it; the delivered events keep it current. */
+  private keyCount: number | undefined;
   private readonly queue: WatchBatch[] = [];
   private head = 0;
   private queued = 0;
@@ -71,6 +62,8 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
     private readonly host: WatchHost,
     private readonly compaction: CompactionTracker,
     private readonly signal: AbortSignal | undefined,
+    /** The contract's `WatchOptions.progressWanted`: progress ahead of the last event is checked only while true. */
+    private readonly progressWanted: (() => boolean) | undefined,
   ) {
     this.key = Buffer.from(prefix);
     this.rangeEnd = prefixEnd(this.key);
@@ -82,12 +75,6 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
   /** False once the consumer left or the watch failed: nothing more is delivered. */
   get active(): boolean {
     return !this.ended && this.error === undefined;
-  }
-
-  /** The stream is (re)creating this watch now. */
-  starting(): void {
-    this.synced = false;
-    this.candidate = undefined;
   }
 
   /** One watch response addressed to this watcher. */
@@ -107,31 +94,29 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
     this.attempts = 0;
     if (res.created) {
       if (this.nextRevision === 0) this.nextRevision = headerRevision + 1;
-      this.createdAt = headerRevision;
-      // etcd puts a watcher straight into its synced group when it starts after the current revision.
-      this.synced = this.nextRevision > headerRevision;
-      this.lastCatchUpAt = Date.now();
       return;
     }
     const raw = res.events;
     if (raw.length > 0) {
       const events = [];
+      let count = this.keyCount;
       for (let i = 0; i < raw.length; i++) {
         const event = toWatchEvent(raw[i]!);
-        if (event.kv.modRevision >= this.nextRevision) events.push(event);
+        if (event.kv.modRevision < this.nextRevision) continue;
+        events.push(event);
+        // A put that (re)created its key adds one; a delete removes one.
+        if (count !== undefined) count += event.type === 'delete' ? -1 : event.kv.createRevision === event.kv.modRevision ? 1 : 0;
       }
       if (events.length === 0) return;
       const revision = events[events.length - 1]!.kv.modRevision;
       this.nextRevision = revision + 1;
-      if (revision >= this.createdAt) this.synced = true;
-      else this.lastCatchUpAt = Date.now();
+      this.keyCount = count;
       this.push({ events, revision });
       return;
     }
     // A progress notification for this watcher: etcd sends those only to synced watchers, in order with
     // the events, so everything up to the header revision has been delivered and the watch can resume after
     // it.
-    this.synced = true;
     if (headerRevision >= this.nextRevision) {
       this.nextRevision = headerRevision + 1;
       this.push({ events: [], revision: headerRevision });
@@ -139,35 +124,56 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
   }
 
   /**
-   * A progress broadcast (etcd's answer to a progress request, for every watch on the stream), numbered
-   * `answer` on the stream; `confirmsThrough`: the answers received before the request it answers was sent.
+   * A progress broadcast: etcd's answer to a progress request, for every watch on the stream, carrying its
+   * current revision. etcd < 3.4.25 sends it ahead of events it already holds for the watcher (etcd#15220:
+   * its send loop picks between the two at random, and an event that found the watch's channel full waits
+   * in etcd's victim list), and sends it to watchers still catching up too, so a consistent read trusting it
+   * at once could miss a write it must see; no later answer on the stream proves otherwise. An answer at the
+   * last delivered event's revision is exact (nothing can be missing); one beyond it is passed on only after
+   * etcd's MVCC state confirms it (`checkUnchanged`: the prefix at that revision is the prefix the delivered
+   * events made), and only while the consumer wants progress (the read costs etcd a scan of the prefix).
+   * One check runs at a time; answers arriving meanwhile leave only the newest for the next one.
    *
-   * etcd < 3.4.25 sends it ahead of events it already holds for the watcher (etcd#15220: its send loop picks
-   * between the two at random), so a consistent read trusting it at once could miss a write it must see.
-   * Its revision is therefore only a candidate, passed on when a later answer confirms it: one to a request
-   * sent after the candidate's answer arrived, by which time etcd had sent what it held (in order, on the same
-   * stream, ahead of that answer). Only synced watchers take candidates (etcd 3.4 broadcasts to catching-up
-   * ones too). The resume point does not move: should an event come late after all, it is still delivered.
-   * Returns true when this answer left a candidate waiting for confirmation.
+   * What the check cannot see is a key created and deleted again in between: the state is the same, but
+   * those two events may still come, after the progress batch (the resume point does not move, so they are
+   * delivered, not lost).
    */
-  onProgress(revision: number, answer: number, confirmsThrough: number): boolean {
-    if (!this.active || this.stream === undefined) return false;
-    const c = this.candidate;
-    if (c !== undefined && c.answer <= confirmsThrough) {
-      this.candidate = undefined;
-      if (c.revision >= this.nextRevision && c.revision !== this.lastProgress) this.push({ events: [], revision: c.revision });
-    }
-    if (this.candidate !== undefined) return true;
-    if (revision < this.nextRevision - 1 || revision === this.lastProgress) return false;
-    if (!this.synced && Date.now() - this.lastCatchUpAt < SYNC_GRACE_MS) return false;
-    this.synced = true;
-    // At the last delivered event's revision nothing can be missing: no confirmation needed.
-    if (revision === this.nextRevision - 1) {
-      this.push({ events: [], revision });
-      return false;
-    }
-    this.candidate = { revision, answer };
-    return true;
+  onProgress(revision: number): void {
+    // A watch from "now" has no resume point until etcd created it.
+    if (!this.active || this.nextRevision === 0) return;
+    const last = this.nextRevision - 1;
+    if (revision < last || revision <= this.lastProgress) return;
+    if (revision === last) return this.push({ events: [], revision });
+    if (revision > this.unchecked) this.unchecked = revision;
+    this.check();
+  }
+
+  /** Checks the newest unchecked answer with etcd, if the consumer wants progress and no check runs. */
+  private check(): void {
+    if (this.checking || this.unchecked === 0 || !this.active || this.progressWanted?.() !== true) return;
+    const to = this.unchecked;
+    const from = this.nextRevision;
+    this.unchecked = 0;
+    if (to <= this.lastProgress || to < from) return;
+    this.checking = true;
+    this.host.checkUnchanged(this, from, to, this.keyCount).then(
+      (result) => {
+        this.checking = false;
+        if (!this.active) return;
+        if (this.nextRevision !== from) {
+          // Events came meanwhile: the answer says nothing about the new resume point until checked again.
+          this.onProgress(to);
+        } else {
+          this.keyCount = result.countBefore;
+          if (result.unchanged) this.push({ events: [], revision: to });
+        }
+        this.check();
+      },
+      // etcd unreachable, or `from - 1` compacted before the count was known: the next answer tries again.
+      () => {
+        this.checking = false;
+      },
+    );
   }
 
   /** Ends the watch with `err` (after the buffered batches, unless `dropBuffered`). */

@@ -30,8 +30,8 @@ export async function expectStorageError(promise: Promise<unknown>, code: Storag
 }
 
 /** Starts a background reader of `store.watch(prefix, {fromRevision})`. Stop it in the case. */
-export function watchFrom(store: Store, prefix: string, fromRevision?: number): WatchReader {
-  return new WatchReader((signal) => store.watch(prefix, { fromRevision, signal }));
+export function watchFrom(store: Store, prefix: string, fromRevision?: number, progressWanted?: () => boolean): WatchReader {
+  return new WatchReader((signal) => store.watch(prefix, { fromRevision, signal, progressWanted }));
 }
 
 export const summary = (e: WatchEvent): string => `${e.type} ${e.kv.key}@${e.kv.modRevision}`;

@@ -185,11 +185,12 @@ export function defineWatchCases(ctx: SuiteContext): void {
       const s = ctx.store();
       const p = ctx.prefix();
       const start = (await s.currentRevision()) + 1;
-      const w = watchFrom(s, p, start);
+      const w = watchFrom(s, p, start, () => true);
       try {
         const r = (await s.create(`${p}a`, enc('1'))).revision;
         await w.untilEvents(1);
-        // Writes elsewhere move the store on; progress tells this watcher it has seen everything up to there.
+        // Writes elsewhere move the store on; progress tells this watcher, which wants it, that it has seen
+        // everything up to there.
         const other = (await s.create(`${ctx.prefix()}elsewhere`, enc('1'))).revision;
         await s.requestProgress();
         await w.until((rd) => rd.batches.some((b) => b.events.length === 0 && b.revision >= other), 20_000, 'progress');
