@@ -1,4 +1,4 @@
-import { JSON_MEMO_KEY, LIST_CHUNK_BYTES, listJson, listJsonBuffer, objectJson, shareEncodings } from './shared-json.js';
+import { JSON_MEMO_KEY, LIST_CHUNK_BYTES, lazyItemsList, listJson, listJsonBuffer, objectJson, shareEncodings, type ItemJson } from './shared-json.js';
 
 const configMap = (name: string, value: string) => ({
   apiVersion: 'v1',
@@ -83,6 +83,35 @@ describe('listJson', () => {
     const largestItem = Math.max(0, ...((list as { items?: unknown[] }).items ?? []).map((o) => Buffer.byteLength(JSON.stringify(o)) + 1));
     for (const p of pieces) expect(p.length).toBeLessThanOrEqual(Math.max(LIST_CHUNK_BYTES, largestItem));
     if (want.length > LIST_CHUNK_BYTES) expect(pieces.length).toBeGreaterThan(1);
+  });
+});
+
+describe('lazyItemsList', () => {
+  const objects = Array.from({ length: 300 }, (_, i) => configMap(`n${i}`, 'é日'.repeat(i * 7)));
+  const head = { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '9' } };
+
+  it('takes item JSON from its source (bytes or texts) until `items` is read, then from the items', () => {
+    let made = 0;
+    const source = (i: number): ItemJson => {
+      const text = JSON.stringify(objects[i]);
+      return i % 3 === 0 ? Buffer.from(text) : { text, bytes: Buffer.byteLength(text) };
+    };
+    const list = lazyItemsList<{ items: object[] }>(head, objects.length, source, () => (made++, objects.map((o) => ({ ...o }))));
+    const want = Buffer.from(JSON.stringify({ ...head, items: objects }));
+    const lj = listJson(list);
+    expect(lj.bytes).toBe(want.length);
+    const pieces = [...lj.chunks()];
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(Buffer.concat(pieces).equals(want)).toBe(true);
+    expect(lj.buffer().equals(want)).toBe(true);
+    expect(made).toBe(0);
+    // Read (and changed): the JSON follows the items.
+    list.items[0] = { changed: true };
+    expect(made).toBe(1);
+    expect(listJson(list).buffer().toString()).toBe(JSON.stringify({ ...head, items: [{ changed: true }, ...objects.slice(1)] }));
+    // Set: the same.
+    list.items = [];
+    expect(listJson(list).buffer().toString()).toBe(JSON.stringify({ ...head, items: [] }));
   });
 });
 

@@ -50,8 +50,14 @@ export function objectJson(object: object): string {
   return memo === undefined ? JSON.stringify(object) : memoJson(object, memo);
 }
 
+/**
+ * One list item's JSON: a text and its UTF-8 length, or the bytes themselves (a watch cache object served
+ * from its stored bytes without being decoded: registry/generic/list.ts).
+ */
+export type ItemJson = { readonly text: string; readonly bytes: number } | Uint8Array;
+
 /** An item's JSON text (`null` for what JSON drops in arrays) and its UTF-8 byte length. */
-function itemJson(item: unknown): { text: string; bytes: number } {
+export function itemJson(item: unknown): { text: string; bytes: number } {
   if (typeof item !== 'object' || item === null) {
     const text = JSON.stringify(item) ?? 'null';
     return { text, bytes: Buffer.byteLength(text) };
@@ -70,18 +76,55 @@ function itemJson(item: unknown): { text: string; bytes: number } {
 /** A list's compact JSON in pieces: the text before the items, each item's text and byte length, the rest. */
 interface ListPieces {
   readonly head: string;
-  readonly items: readonly { readonly text: string; readonly bytes: number }[];
+  readonly items: readonly ItemJson[];
   readonly tail: string;
   /** The UTF-8 length of the whole document. */
   readonly bytes: number;
 }
 
+/** The item JSON of lists made by `lazyItemsList`, good while their `items` have not been read or set. */
+const itemSources = new WeakMap<object, { readonly count: number; readonly at: (i: number) => ItemJson; unread(): boolean }>();
+
+/**
+ * A list object (`head`'s members, then `items`) whose `items` array is made by `items()` on first read only,
+ * and whose JSON (`listJson`) takes item `i` from `itemJsonAt(i)` until `items` is read or set: a list from
+ * the watch cache sent as JSON needs no decoded object. `items()` must give the objects whose JSON
+ * `itemJsonAt` gives, in order.
+ */
+export function lazyItemsList<L extends { items: readonly unknown[] }>(
+  head: Omit<L, 'items'>,
+  count: number,
+  itemJsonAt: (i: number) => ItemJson,
+  items: () => L['items'],
+): L {
+  const list = { ...head } as L;
+  let made: L['items'] | undefined;
+  Object.defineProperty(list, 'items', {
+    enumerable: true,
+    configurable: true,
+    get: () => (made ??= items()),
+    set: (value: L['items']) => {
+      made = value;
+    },
+  });
+  itemSources.set(list, { count, at: itemJsonAt, unread: () => made === undefined });
+  return list;
+}
+
 /** Undefined when the list has no `items` array (then it is simply stringified). */
 function listPieces(list: { readonly items: readonly unknown[] }): ListPieces | undefined {
+  // A lazy list's items come from its source until they are read (and could have been changed).
+  const lazy = itemSources.get(list);
+  const source = lazy?.unread() === true ? lazy : undefined;
   // Members in JSON.stringify's order (own enumerable string keys), undefined members dropped as it does.
   const parts: string[] = [];
   let itemsAt = -1;
   for (const key of Object.keys(list)) {
+    if (key === 'items' && source !== undefined) {
+      itemsAt = parts.length;
+      parts.push('"items":');
+      continue;
+    }
     const value = (list as unknown as Record<string, unknown>)[key];
     if (key === 'items' && Array.isArray(value)) {
       itemsAt = parts.length;
@@ -95,12 +138,12 @@ function listPieces(list: { readonly items: readonly unknown[] }): ListPieces | 
   const head = `{${parts.slice(0, itemsAt + 1).join(',')}[`;
   const tailMembers = parts.slice(itemsAt + 1);
   const tail = `]${tailMembers.length > 0 ? `,${tailMembers.join(',')}` : ''}}`;
-  const items = new Array<{ text: string; bytes: number }>(list.items.length);
+  const items = new Array<ItemJson>(source !== undefined ? source.count : list.items.length);
   let bytes = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
   for (let i = 0; i < items.length; i++) {
-    const e = itemJson(list.items[i]);
+    const e = source !== undefined ? source.at(i) : itemJson(list.items[i]);
     items[i] = e;
-    bytes += e.bytes;
+    bytes += itemBytes(e);
   }
   return { head, items, tail, bytes };
 }
@@ -112,6 +155,16 @@ function listPieces(list: { readonly items: readonly unknown[] }): ListPieces | 
 function put(out: Buffer, offset: number, text: string, bytes: number): number {
   return out.write(text, offset, bytes, bytes === text.length ? 'latin1' : 'utf8');
 }
+
+/** Writes an item's JSON into `out` at `offset`; returns its byte length. */
+function putItem(out: Buffer, offset: number, e: ItemJson): number {
+  if (!(e instanceof Uint8Array)) return put(out, offset, e.text, e.bytes);
+  out.set(e, offset);
+  return e.length;
+}
+
+/** An item's UTF-8 length. */
+const itemBytes = (e: ItemJson): number => (e instanceof Uint8Array ? e.length : e.bytes);
 
 /** The size of the pieces `ListJson.chunks` hands out (an item longer than this is a piece of its own). */
 export const LIST_CHUNK_BYTES = 64 * 1024;
@@ -154,8 +207,7 @@ function wholeList(p: ListPieces): Buffer {
   let offset = out.write(p.head, 0, 'utf8');
   for (let i = 0; i < p.items.length; i++) {
     if (i > 0) out[offset++] = 0x2c; // ','
-    const e = p.items[i]!;
-    offset += put(out, offset, e.text, e.bytes);
+    offset += putItem(out, offset, p.items[i]!);
   }
   offset += out.write(p.tail, offset, 'utf8');
   if (offset !== p.bytes) throw new Error(`listJson: wrote ${offset} of ${p.bytes} bytes`);
@@ -167,14 +219,14 @@ function* listChunks(p: ListPieces): Generator<Buffer> {
   let offset = out.write(p.head, 0, 'utf8');
   for (let i = 0; i < p.items.length; i++) {
     const e = p.items[i]!;
-    const need = e.bytes + 1;
+    const need = itemBytes(e) + 1;
     if (offset + need > out.length) {
       yield out.subarray(0, offset);
       out = Buffer.allocUnsafe(Math.max(LIST_CHUNK_BYTES, need));
       offset = 0;
     }
     if (i > 0) out[offset++] = 0x2c; // ','
-    offset += put(out, offset, e.text, e.bytes);
+    offset += putItem(out, offset, e);
   }
   const tail = Buffer.byteLength(p.tail);
   if (offset + tail > out.length) {

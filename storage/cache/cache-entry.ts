@@ -38,6 +38,8 @@ class LazyCachedObject<T> implements CachedObject<T> {
   readonly #createRevision: number;
   #decode: Decode<T> | undefined;
   #object: T | undefined;
+  /** See `storedTag`. */
+  tag = 0;
 
   constructor(kv: KeyValue, decode: Decode<T>) {
     this.key = kv.key;
@@ -70,6 +72,12 @@ class LazyCachedObject<T> implements CachedObject<T> {
     return this.#value;
   }
 
+  /** See `retagStored`. */
+  retag(tag: number, value: Uint8Array | undefined): void {
+    this.tag = tag;
+    if (value !== undefined && this.#value !== undefined) this.#value = value;
+  }
+
   /** See `transientObject`. */
   transient(): T {
     return this.#value === undefined ? (this.#object as T) : this.#decode!(this.#kv(this.#value));
@@ -98,6 +106,25 @@ export function transientObject<T>(c: CachedObject<T>): T {
  */
 export function storedValue<T>(c: CachedObject<T>): Uint8Array | undefined {
   return c instanceof LazyCachedObject ? c.stored() : undefined;
+}
+
+/**
+ * What a reader of `storedValue(c)` learned about those bytes, so that it reads them once however often it
+ * answers from them (the API layer: whether they are the served JSON). 0 until set, and for cached objects
+ * made otherwise.
+ */
+export function storedTag<T>(c: CachedObject<T>): number {
+  return c instanceof LazyCachedObject ? c.tag : 0;
+}
+
+/**
+ * Sets `storedTag(c)`, and with `value` puts those bytes in place of the stored ones while `c` is undecoded:
+ * bytes the cache's decode turns into the very object the stored bytes give (the API layer's served JSON,
+ * the stored JSON with its resourceVersion in), so that a form derived once is kept instead of the bytes
+ * it came from. No-op for cached objects made otherwise.
+ */
+export function retagStored<T>(c: CachedObject<T>, tag: number, value?: Uint8Array): void {
+  if (c instanceof LazyCachedObject) c.retag(tag, value);
 }
 
 export function cachedObject<T>(kv: KeyValue, decode: Decode<T>): CachedObject<T> {

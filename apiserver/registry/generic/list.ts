@@ -20,13 +20,17 @@ import { isStorageError } from '../../../storage/errors.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { CONTINUE_AT_LATEST, decodeContinue, encodeContinue } from './continue-token.js';
 import { validateListOptions } from './list-options.js';
-import { decodeObject } from './object-codec.js';
+import { decodeObject, servedJson } from './object-codec.js';
 import type { ListOptions } from './options.js';
 import { requestNamespace, type RegistryContext } from './registry-context.js';
 import { parseResourceVersion, requireNotOlderThan } from './resource-version.js';
 import { objectFilter, objectPredicate } from './object-filter.js';
 import { storageToStatus, translated } from './storage-errors.js';
 import { isPromise } from '../versioned-storage.js';
+import { itemJson, lazyItemsList, type ItemJson } from '../../codec/shared-json.js';
+import { retagStored, storedTag, storedValue } from '../../../storage/cache/cache-entry.js';
+import type { CachedObject } from '../../../storage/cache/types.js';
+import type { StoredShape } from './stored-shape.js';
 
 const MAX_PAGE = 10_000;
 
@@ -139,8 +143,40 @@ async function listFromCache(ctx: RegistryContext, namespace: string, opts: List
   const rvText = opts.resourceVersion ?? '';
   const minRevision = rvText === '' ? await translated(ctx.gr, '', () => ctx.store.currentRevision()) : parseResourceVersion(rvText);
   const res = await translated(ctx.gr, '', () => cache.list({ ...objectFilter(ctx, namespace, opts), minRevision }));
+  const head = { apiVersion: ctx.apiVersion, kind: `${ctx.strategy.kind}List`, metadata: { resourceVersion: String(res.revision) } };
+  const shape = ctx.shape;
+  if (!shape.converts) {
+    // Served as stored: objects nobody has decoded are sent as JSON straight from their stored bytes, and
+    // decoded only if something reads the list's items (a Table, protobuf, an audit of the response).
+    const cs = res.items;
+    return lazyItemsList<KubeList>(head, cs.length, (i) => cachedItemJson(shape, cs[i]!), () => shape.cachedList(cs) as KubeObject[]);
+  }
   // The served forms, memoized and marked shared: responses reuse their encodings (codec/shared-json.ts).
-  const served = ctx.shape.cachedList(res.items);
+  const served = shape.cachedList(res.items);
   const items = isPromise(served) ? await served : served;
-  return { apiVersion: ctx.apiVersion, kind: `${ctx.strategy.kind}List`, metadata: { resourceVersion: String(res.revision) }, items };
+  return { ...head, items };
+}
+
+/** `storedTag` of cached objects: their stored bytes are the served JSON (resourceVersion in), or cannot be. */
+const SERVED_JSON = 1;
+const NOT_SERVED_JSON = 2;
+
+/**
+ * The JSON of a cached object of a kind served as stored: while it is undecoded, its stored bytes with the
+ * resourceVersion spliced in (object-codec.ts `servedJson`), made on its first list and kept in place of the
+ * stored bytes (they decode to the same object), so later lists copy them as they are; else its memoized
+ * JSON (decoded, or bytes that are not compact JSON: encrypted, written by another program).
+ */
+function cachedItemJson(shape: StoredShape, c: CachedObject<KubeObject>): ItemJson {
+  const value = storedValue(c);
+  if (value !== undefined) {
+    const tag = storedTag(c);
+    if (tag === SERVED_JSON) return value;
+    if (tag === 0) {
+      const served = servedJson(value, c.revision);
+      retagStored(c, served === undefined ? NOT_SERVED_JSON : SERVED_JSON, served);
+      if (served !== undefined) return served;
+    }
+  }
+  return itemJson((shape.cached(c) as CachedObject<KubeObject>).object);
 }
