@@ -165,7 +165,7 @@ const NOT_SERVED_JSON = 2;
  * The JSON of a cached object of a kind served as stored: while it is undecoded, its stored bytes with the
  * resourceVersion spliced in (object-codec.ts `servedJson`), made on its first list and kept in place of the
  * stored bytes (they decode to the same object), so later lists copy them as they are; else its memoized
- * JSON (decoded, or bytes that are not compact JSON: encrypted, written by another program).
+ * JSON (decoded already, or bytes `encodeObject` did not write: another program's spacing, a stored resourceVersion).
  */
 function cachedItemJson(shape: StoredShape, c: CachedObject<KubeObject>): ItemJson {
   const value = storedValue(c);
