@@ -26,6 +26,7 @@ import {
 } from '../errors.js';
 import { CompactionTracker } from './compaction.js';
 import { etcdClientCredentials, type EtcdClientTls } from './client-tls.js';
+import { membersOrderProgress } from './progress-order.js';
 import { EtcdConnection, type KvMethod } from './etcd-connection.js';
 import { toKeyValue } from './key-value.js';
 import { LeaseManager, type LeaseManagerOptions } from './lease-manager.js';
@@ -93,13 +94,16 @@ export class EtcdStore implements Store {
   private readonly checkTimeoutMs: number;
   private readonly leases: LeaseManager;
   private closed = false;
+  /** Whether every member orders progress broadcasts (progress-order.ts); false until known. */
+  private progressOrdered = false;
 
   constructor(options: EtcdStoreOptions) {
+    const credentials = etcdClientCredentials(options.endpoints, options.tls);
     this.connection = new EtcdConnection({
       endpoints: options.endpoints,
       callTimeoutMs: options.callTimeoutMs ?? 10_000,
       grpcOptions: options.grpcOptions,
-      credentials: etcdClientCredentials(options.endpoints, options.tls),
+      credentials,
     });
     this.pageSize = options.rangePageSize ?? 10_000;
     this.checkTimeoutMs = options.checkTimeoutMs ?? 2_000;
@@ -107,6 +111,12 @@ export class EtcdStore implements Store {
     this.watches = new WatchHub(this.connection, this.compaction, {
       bufferEvents: options.watchBufferEvents ?? 10_000,
       watchersPerStream: options.watchersPerStream ?? 1_000,
+      progressOrdered: () => this.progressOrdered,
+    });
+    // Learned once, in the background: until then, and if any member is older or does not answer, progress
+    // broadcasts are checked (watcher.ts), which is always safe.
+    void membersOrderProgress(options.endpoints, this.checkTimeoutMs, credentials).then((ordered) => {
+      this.progressOrdered = ordered;
     });
   }
 

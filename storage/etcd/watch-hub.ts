@@ -12,6 +12,8 @@ export interface WatchHubOptions {
   readonly bufferEvents: number;
   /** Watchers per gRPC stream before another stream is opened. */
   readonly watchersPerStream: number;
+  /** Whether every member orders progress broadcasts (progress-order.ts): they are then exact. */
+  readonly progressOrdered: () => boolean;
 }
 
 /**
@@ -62,6 +64,10 @@ export class WatchHub implements WatchHost {
       this.streams.delete(stream);
       stream.close();
     }
+  }
+
+  progressOrdered(): boolean {
+    return this.options.progressOrdered();
   }
 
   checkUnchanged(watcher: Watcher, from: number, to: number, countBefore: number | undefined): Promise<PrefixCheck> {

@@ -69,9 +69,11 @@ describeEtcd('etcd watch: progress beyond the last event is passed on once etcd\
     const checks: { from: number; to: number; countBefore: number | undefined; result?: PrefixCheck }[] = [];
     let gate: Promise<void> = Promise.resolve();
     let wanted = true;
+    let ordered = false;
     const host: WatchHost = {
       release: () => undefined,
       resume: () => undefined,
+      progressOrdered: () => ordered,
       checkUnchanged: async (w, from, to, countBefore) => {
         const entry: (typeof checks)[number] = { from, to, countBefore };
         checks.push(entry);
@@ -91,6 +93,7 @@ describeEtcd('etcd watch: progress beyond the last event is passed on once etcd\
     return {
       raw, batches, checks, settled,
       want: (w: boolean) => { wanted = w; },
+      order: (o: boolean) => { ordered = o; },
       hold: () => {
         let open!: () => void;
         gate = new Promise((r) => { open = r; });
@@ -190,5 +193,19 @@ describeEtcd('etcd watch: progress beyond the last event is passed on once etcd\
     await until('the event and the progress', () => batches.length === 4);
     expect(summary(batches.slice(2))).toEqual([`events@${r4}`, `progress@${r5}`]);
     expect(checks.slice(2).map((c) => [c.from, c.to])).toEqual([[r0 + 1, r5], [r4 + 1, r5]]);
+  });
+
+  test('members that order progress: an answer beyond the last event is passed on at once, unchecked', async () => {
+    const p = prefix();
+    const r0 = (await store.create(`${p}a`, enc('1'))).revision;
+    const { raw, batches, checks, order, want } = setUp(r0 + 1, p);
+    raw.created(r0);
+    order(true);
+    want(false); // wanted or not: it costs nothing
+    const r1 = await elsewhere();
+    raw.answer(r1);
+    await until('the progress', () => batches.length === 1);
+    expect(summary(batches)).toEqual([`progress@${r1}`]);
+    expect(checks).toHaveLength(0);
   });
 });

@@ -13,6 +13,8 @@ export interface WatchHost {
   release(watcher: Watcher): void;
   /** etcd canceled the watch for a transient reason: create it again (with backoff) from `nextRevision`. */
   resume(watcher: Watcher): void;
+  /** Whether etcd's progress broadcasts are exact (every member orders them: progress-order.ts). */
+  progressOrdered(): boolean;
   /** Reads from etcd whether the watcher's prefix is the same at `to` as at `from - 1` (prefix-unchanged.ts). */
   checkUnchanged(watcher: Watcher, from: number, to: number, countBefore: number | undefined): Promise<PrefixCheck>;
 }
@@ -125,7 +127,8 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
 
   /**
    * A progress broadcast: etcd's answer to a progress request, for every watch on the stream, carrying its
-   * current revision. etcd < 3.4.25 sends it ahead of events it already holds for the watcher (etcd#15220:
+   * current revision. From a cluster whose members all order them (progress-order.ts) it is exact: sent
+   * behind every event of the stream's watchers up to its revision. etcd < 3.4.25 sends it ahead of events it already holds for the watcher (etcd#15220:
    * its send loop picks between the two at random, and an event that found the watch's channel full waits
    * in etcd's victim list), and sends it to watchers still catching up too, so a consistent read trusting it
    * at once could miss a write it must see; no later answer on the stream proves otherwise. An answer at the
@@ -143,7 +146,7 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
     if (!this.active || this.nextRevision === 0) return;
     const last = this.nextRevision - 1;
     if (revision < last || revision <= this.lastProgress) return;
-    if (revision === last) return this.push({ events: [], revision });
+    if (revision === last || this.host.progressOrdered()) return this.push({ events: [], revision });
     if (revision > this.unchecked) this.unchecked = revision;
     this.check();
   }
