@@ -128,10 +128,11 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
   /**
    * A progress broadcast: etcd's answer to a progress request, for every watch on the stream, carrying its
    * current revision. From a cluster whose members all order them (progress-order.ts) it is exact: sent
-   * behind every event of the stream's watchers up to its revision. etcd < 3.4.25 sends it ahead of events it already holds for the watcher (etcd#15220:
-   * its send loop picks between the two at random, and an event that found the watch's channel full waits
-   * in etcd's victim list), and sends it to watchers still catching up too, so a consistent read trusting it
-   * at once could miss a write it must see; no later answer on the stream proves otherwise. An answer at the
+   * behind every event of the stream's watchers up to its revision, once all of them caught up. etcd < 3.4.25
+   * sends it ahead of events it already holds for the watcher (etcd#15220: its send loop picks between the
+   * two at random, and an event that found the watch's channel full waits in etcd's victim list), and sends
+   * it to watchers still catching up too, so a consistent read trusting it at once could miss a write it
+   * must see; no later answer on the stream proves otherwise. An answer at the
    * last delivered event's revision is exact (nothing can be missing); one beyond it is passed on only after
    * etcd's MVCC state confirms it (`checkUnchanged`: the prefix at that revision is the prefix the delivered
    * events made), and only while the consumer wants progress (the read costs etcd a scan of the prefix).
