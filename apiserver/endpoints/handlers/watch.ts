@@ -121,6 +121,7 @@ export async function handleWatch(scope: RequestScope): Promise<void> {
       target,
       ...(includeObject === undefined ? {} : { includeObject }),
       format,
+      servedAsStored: !served.registry.context.shape.converts,
     });
     // Streams say what they are: protobuf `;stream=watch` (length-prefixed frames), CBOR a sequence.
     const contentType = format === 'protobuf' ? `${offer.mediaType};stream=watch` : format === 'cbor' ? CBOR_SEQ_OFFER.mediaType : offer.mediaType;

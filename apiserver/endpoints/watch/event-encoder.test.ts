@@ -3,6 +3,8 @@ import { configMaps } from '../../registry/kinds/core/configmap.js';
 import type { CachedObject } from '../../../storage/cache/types.js';
 import { errorEvent, eventEncoder, type EventEncoderOptions } from './event-encoder.js';
 import { expired } from '../../errors/constructors.js';
+import { cachedObject, storedValue } from '../../../storage/cache/cache-entry.js';
+import { decodeObject, encodeObject } from '../../registry/generic/object-codec.js';
 
 const cached = (name: string, revision: number): CachedObject<KubeObject> => ({
   key: `/registry/configmaps/ns/${name}`,
@@ -22,6 +24,27 @@ describe('watch event encoder', () => {
     // A second watcher's encoder reuses the memoized text: it does not serialize the object again.
     o.memo.set('json', '{"memoized":true}');
     expect(json()({ type: 'MODIFIED', revision: 7, object: o })).toBe('{"type":"MODIFIED","object":{"memoized":true}}\n');
+  });
+
+  it('a kind served as stored: an undecoded object\'s line is its served bytes, byte for byte, and it stays undecoded', () => {
+    const stored = encodeObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'y', namespace: 'ns', labels: { a: 'é' } }, data: { q: '"}{' } });
+    const kv = { key: '/registry/configmaps/ns/y', value: stored, createRevision: 4, modRevision: 8 };
+    const want = (type: string): string => `{"type":"${type}","object":${JSON.stringify(decodeObject(kv))}}\n`;
+    const c = cachedObject(kv, decodeObject);
+    const bytes = eventEncoder({ strategy: configMaps, apiVersion: 'v1', servedAsStored: true });
+    const line = bytes({ type: 'ADDED', revision: 8, object: c });
+    expect(Buffer.isBuffer(line)).toBe(true);
+    expect(line.toString()).toBe(want('ADDED'));
+    expect(storedValue(c)).toBeDefined();
+    // A second watcher's line: the same bytes, still undecoded.
+    expect(bytes({ type: 'ADDED', revision: 8, object: c }).toString()).toBe(want('ADDED'));
+    expect(storedValue(c)).toBeDefined();
+    // Not served as stored (a view, a custom resource's conversion): the object is decoded and its JSON memoized.
+    const decoded = cachedObject(kv, decodeObject);
+    expect(json()({ type: 'MODIFIED', revision: 8, object: decoded })).toBe(want('MODIFIED'));
+    expect(storedValue(decoded)).toBeUndefined();
+    // A decoded object's memoized text serves the bytes path too.
+    expect(bytes({ type: 'DELETED', revision: 8, object: decoded })).toBe(want('DELETED'));
   });
 
   it('bookmarks carry kind, apiVersion and the revision; the initial-events-end one its annotation', () => {

@@ -7,7 +7,9 @@
  * Encode once (invariant 6): the JSON of an event's object is kept in the shared `CachedObject.memo` (under
  * the key lists and gets use too, codec/shared-json.ts), so however many watchers receive an event, its
  * object is serialized once per representation (`json`, `pb` for protobuf, `cbor`; `pom:<apiVersion>`,
- * `pb:pom:<apiVersion>` and `cbor:pom:<apiVersion>` for PartialObjectMetadata). A protobuf frame only wraps the memoized bytes. Table watches (`kubectl get -w`) are rendered per watcher
+ * `pb:pom:<apiVersion>` and `cbor:pom:<apiVersion>` for PartialObjectMetadata). A protobuf frame only wraps the memoized bytes.
+ * A JSON event of a kind served as stored whose object the cache has not decoded is never serialized at
+ * all: its line is the object's served bytes (registry/generic/served-bytes.ts) between the line's ends. Table watches (`kubectl get -w`) are rendered per watcher
  * (their AGE cells depend on the moment and their options on the request); as in Kubernetes, only the
  * first Table event carries the column definitions.
  *
@@ -22,6 +24,7 @@ import { encodeCbor } from '../../codec/cbor/encode.js';
 import { objectCbor } from '../../codec/cbor/object-cbor.js';
 import { encodeCborWatchEvent, encodeCborWatchEventValue } from '../../codec/cbor/watch-event.js';
 import { memoJson } from '../../codec/shared-json.js';
+import { servedBytes } from '../../registry/generic/served-bytes.js';
 import { statusBody, wireDetails } from '../../errors/status-body.js';
 import type { StatusError } from '../../errors/status-error.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
@@ -40,6 +43,11 @@ export interface EventEncoderOptions {
   readonly includeObject?: IncludeObject;
   /** JSON lines (default), protobuf frames or a CBOR sequence (Table is JSON only). */
   readonly format?: WatchFormat;
+  /**
+   * The kind serves what it stores (`StoredShape.converts` false): a JSON event of an object the cache has
+   * not decoded is written from its served bytes (registry/generic/served-bytes.ts), never decoding it.
+   */
+  readonly servedAsStored?: boolean;
 }
 
 export type WatchFormat = 'json' | 'protobuf' | 'cbor';
@@ -47,6 +55,18 @@ export type WatchFormat = 'json' | 'protobuf' | 'cbor';
 export type EventEncoder = (event: CacheWatchEvent<KubeObject>) => string | Buffer;
 
 const line = (type: string, objectJson: string): string => `{"type":"${type}","object":${objectJson}}\n`;
+
+const LINE_END = '}\n';
+
+/** The JSON line of an event whose object is the JSON `bytes`: one Buffer, the bytes copied once. */
+function byteLine(type: string, bytes: Uint8Array): Buffer {
+  const head = `{"type":"${type}","object":`;
+  const out = Buffer.allocUnsafe(head.length + bytes.length + LINE_END.length);
+  out.write(head, 0, 'latin1');
+  out.set(bytes, head.length);
+  out.write(LINE_END, head.length + bytes.length, 'latin1');
+  return out;
+}
 
 function memoized<T extends string | Buffer>(cached: CachedObject<KubeObject>, key: string, encode: () => T): T {
   let text = cached.memo.get(key) as T | undefined;
@@ -90,10 +110,15 @@ export function eventEncoder(o: EventEncoderOptions): EventEncoder {
     return JSON.stringify(table);
   };
 
-  return (event) =>
-    event.type === 'BOOKMARK'
-      ? line('BOOKMARK', bookmark(event.revision, event.initialEventsEnd === true))
-      : line(event.type, object(event.object));
+  const fromBytes = target === undefined && o.servedAsStored === true;
+  return (event) => {
+    if (event.type === 'BOOKMARK') return line('BOOKMARK', bookmark(event.revision, event.initialEventsEnd === true));
+    if (fromBytes) {
+      const bytes = servedBytes(event.object);
+      if (bytes !== undefined) return byteLine(event.type, bytes);
+    }
+    return line(event.type, object(event.object));
+  };
 }
 
 function protobufEventEncoder(o: EventEncoderOptions): EventEncoder {

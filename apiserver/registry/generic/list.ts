@@ -20,7 +20,7 @@ import { isStorageError } from '../../../storage/errors.js';
 import type { KeyValue } from '../../../storage/interface.js';
 import { CONTINUE_AT_LATEST, decodeContinue, encodeContinue } from './continue-token.js';
 import { validateListOptions } from './list-options.js';
-import { decodeObject, servedJson } from './object-codec.js';
+import { decodeObject } from './object-codec.js';
 import type { ListOptions } from './options.js';
 import { requestNamespace, type RegistryContext } from './registry-context.js';
 import { parseResourceVersion, requireNotOlderThan } from './resource-version.js';
@@ -28,9 +28,9 @@ import { objectFilter, objectPredicate } from './object-filter.js';
 import { storageToStatus, translated } from './storage-errors.js';
 import { isPromise } from '../versioned-storage.js';
 import { itemJson, lazyItemsList, type ItemJson } from '../../codec/shared-json.js';
-import { retagStored, storedTag, storedValue } from '../../../storage/cache/cache-entry.js';
 import type { CachedObject } from '../../../storage/cache/types.js';
 import type { StoredShape } from './stored-shape.js';
+import { servedBytes } from './served-bytes.js';
 
 const MAX_PAGE = 10_000;
 
@@ -157,26 +157,7 @@ async function listFromCache(ctx: RegistryContext, namespace: string, opts: List
   return { ...head, items };
 }
 
-/** `storedTag` of cached objects: their stored bytes are the served JSON (resourceVersion in), or cannot be. */
-const SERVED_JSON = 1;
-const NOT_SERVED_JSON = 2;
-
-/**
- * The JSON of a cached object of a kind served as stored: while it is undecoded, its stored bytes with the
- * resourceVersion spliced in (object-codec.ts `servedJson`), made on its first list and kept in place of the
- * stored bytes (they decode to the same object), so later lists copy them as they are; else its memoized
- * JSON (decoded already, or bytes `encodeObject` did not write: another program's spacing, a stored resourceVersion).
- */
+/** A cached object's JSON for a list of a kind served as stored: its served bytes, else its memoized JSON. */
 function cachedItemJson(shape: StoredShape, c: CachedObject<KubeObject>): ItemJson {
-  const value = storedValue(c);
-  if (value !== undefined) {
-    const tag = storedTag(c);
-    if (tag === SERVED_JSON) return value;
-    if (tag === 0) {
-      const served = servedJson(value, c.revision);
-      retagStored(c, served === undefined ? NOT_SERVED_JSON : SERVED_JSON, served);
-      if (served !== undefined) return served;
-    }
-  }
-  return itemJson((shape.cached(c) as CachedObject<KubeObject>).object);
+  return servedBytes(c) ?? itemJson((shape.cached(c) as CachedObject<KubeObject>).object);
 }
