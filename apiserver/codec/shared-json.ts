@@ -52,7 +52,7 @@ export function objectJson(object: object): string {
 
 /**
  * One list item's JSON: a text and its UTF-8 length, or the bytes themselves (a watch cache object served
- * from its stored bytes without being decoded: registry/generic/list.ts).
+ * from its stored bytes without being decoded: registry/generic/served-bytes.ts).
  */
 export type ItemJson = { readonly text: string; readonly bytes: number } | Uint8Array;
 
