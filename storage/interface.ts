@@ -147,8 +147,8 @@ export type WatchEvent =
  * A batch of events. Events are in revision order, within a batch and across batches; all events of one
  * transaction are in the same batch. A batch with no events is a progress notification: the state under the
  * watched prefix at `revision` is the state the delivered events made (every event up to `revision` was
- * delivered, except that on etcd < 3.4.25 the two events of a key created and deleted again before
- * `revision` may still follow; the state is the same either way).
+ * delivered, except that on etcd releases whose progress is checked, before 3.4.31 / 3.5.13, the two events
+ * of a key created and deleted again before `revision` may still follow; the state is the same either way).
  */
 export interface WatchBatch {
   readonly events: readonly WatchEvent[];
@@ -171,8 +171,8 @@ export interface WatchOptions {
   readonly signal?: AbortSignal;
   /**
    * Whether the consumer wants progress batches now (someone waits for the watch to reach a revision).
-   * Where a backend's progress beyond the watch's last event must be verified at a cost (etcd < 3.4.25
-   * announces revisions ahead of events it still holds: see storage/etcd/watcher.ts), it delivers such
+   * Where a backend's progress beyond the watch's last event must be verified at a cost (etcd before 3.4.31
+   * / 3.5.13 may announce revisions ahead of events it still holds: see storage/etcd/watcher.ts), it delivers such
    * progress only while this returns true; progress it knows for free may come at any time. Unset: never.
    */
   readonly progressWanted?: () => boolean;
