@@ -94,8 +94,6 @@ export class EtcdStore implements Store {
   private readonly checkTimeoutMs: number;
   private readonly leases: LeaseManager;
   private closed = false;
-  /** Whether every member orders progress broadcasts (progress-order.ts); false until known. */
-  private progressOrdered = false;
 
   constructor(options: EtcdStoreOptions) {
     const credentials = etcdClientCredentials(options.endpoints, options.tls);
@@ -111,12 +109,7 @@ export class EtcdStore implements Store {
     this.watches = new WatchHub(this.connection, this.compaction, {
       bufferEvents: options.watchBufferEvents ?? 10_000,
       watchersPerStream: options.watchersPerStream ?? 1_000,
-      progressOrdered: () => this.progressOrdered,
-    });
-    // Learned once, in the background: until then, and if any member is older or does not answer, progress
-    // broadcasts are checked (watcher.ts), which is always safe.
-    void membersOrderProgress(options.endpoints, this.checkTimeoutMs, credentials).then((ordered) => {
-      this.progressOrdered = ordered;
+      askMembersOrderProgress: () => membersOrderProgress(options.endpoints, this.checkTimeoutMs, credentials),
     });
   }
 

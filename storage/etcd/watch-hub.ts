@@ -12,8 +12,12 @@ export interface WatchHubOptions {
   readonly bufferEvents: number;
   /** Watchers per gRPC stream before another stream is opened. */
   readonly watchersPerStream: number;
-  /** Whether every member orders progress broadcasts (progress-order.ts): they are then exact. */
-  readonly progressOrdered: () => boolean;
+  /**
+   * Asks whether every member orders progress broadcasts (progress-order.ts `membersOrderProgress`): asked
+   * anew whenever a stream opens (a member restarted, maybe as another release), and until it answers
+   * broadcasts are checked.
+   */
+  readonly askMembersOrderProgress: () => Promise<boolean>;
 }
 
 /**
@@ -28,6 +32,9 @@ export class WatchHub implements WatchHost {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly waiting = new Set<Watcher>();
   private closed = false;
+  /** Whether broadcasts are exact (see `askMembersOrderProgress`), and which asking answers for it. */
+  private ordered = false;
+  private asking = 0;
   private readonly range: RangeCall = (req) => this.connection.kv('range', req, true);
 
   constructor(
@@ -67,7 +74,7 @@ export class WatchHub implements WatchHost {
   }
 
   progressOrdered(): boolean {
-    return this.options.progressOrdered();
+    return this.ordered;
   }
 
   checkUnchanged(watcher: Watcher, from: number, to: number, countBefore: number | undefined): Promise<PrefixCheck> {
@@ -116,12 +123,25 @@ export class WatchHub implements WatchHost {
         const s = new WatchStream(stream, (broken, watchers) => this.onBroken(broken, watchers), fail);
         if (this.closed) s.close();
         else this.streams.add(s);
+        this.askMembers();
         return s;
       })
       .finally(() => {
         this.opening = undefined;
       });
     return this.opening;
+  }
+
+  /** Forgets what the members were and asks again; the newest answer wins. */
+  private askMembers(): void {
+    this.ordered = false;
+    const asking = ++this.asking;
+    this.options.askMembersOrderProgress().then(
+      (ordered) => {
+        if (asking === this.asking && !this.closed) this.ordered = ordered;
+      },
+      () => undefined,
+    );
   }
 
   private onBroken(stream: WatchStream, watchers: Watcher[]): void {
