@@ -63,8 +63,14 @@ describeEtcd('etcd watch: progress beyond the last event is passed on once etcd\
     await cluster?.stop();
   });
 
-  /** A watcher of a fresh prefix on a scripted stream, from `fromRevision`; its checks read etcd. */
-  function setUp(fromRevision: number, p: string) {
+  /**
+   * A fresh prefix holding `names` (written to etcd), and a watcher of it on a scripted stream from the
+   * revision after them, created there; its checks read etcd.
+   */
+  async function setUp(...names: string[]) {
+    const p = prefix();
+    let r0 = 0;
+    for (const n of names) r0 = (await store.create(`${p}${n}`, enc('1'))).revision;
     const raw = new ScriptedStream();
     const checks: { from: number; to: number; countBefore: number | undefined; result?: PrefixCheck }[] = [];
     let gate: Promise<void> = Promise.resolve();
@@ -82,16 +88,17 @@ describeEtcd('etcd watch: progress beyond the last event is passed on once etcd\
         return entry.result;
       },
     };
-    const watcher = new Watcher(p, fromRevision, 100, host, new CompactionTracker(), undefined, () => wanted);
+    const watcher = new Watcher(p, r0 + 1, 100, host, new CompactionTracker(), undefined, () => wanted);
     const stream = new WatchStream(raw, () => undefined, () => undefined);
     stream.add(watcher);
+    raw.created(r0);
     const batches: WatchBatch[] = [];
     void (async () => {
       for await (const b of watcher) batches.push(b);
     })();
     const settled = async (): Promise<void> => void await until('the checks to finish', () => checks.every((c) => c.result !== undefined));
     return {
-      raw, batches, checks, settled,
+      p, r0, raw, batches, checks, settled,
       want: (w: boolean) => { wanted = w; },
       order: (o: boolean) => { ordered = o; },
       hold: () => {
@@ -104,10 +111,7 @@ describeEtcd('etcd watch: progress beyond the last event is passed on once etcd\
   const prefix = (): string => `/progress/${++n}/`;
 
   test('an answer that overtook an event: no progress until the event came, then progress at it', async () => {
-    const p = prefix();
-    const r0 = (await store.create(`${p}a`, enc('1'))).revision;
-    const { raw, batches, checks, settled } = setUp(r0 + 1, p);
-    raw.created(r0);
+    const { p, raw, batches, checks, settled } = await setUp('a');
     const r1 = (await store.create(`${p}b`, enc('1'))).revision;
     raw.answer(r1); // etcd sent it ahead of the event at r1 it already held
     await settled();
@@ -122,11 +126,7 @@ describeEtcd('etcd watch: progress beyond the last event is passed on once etcd\
   });
 
   test('an answer that overtook a delete: the count at the answer differs, no progress', async () => {
-    const p = prefix();
-    await store.create(`${p}a`, enc('1'));
-    const r0 = (await store.create(`${p}b`, enc('1'))).revision;
-    const { raw, batches, checks, settled } = setUp(r0 + 1, p);
-    raw.created(r0);
+    const { p, raw, batches, checks, settled } = await setUp('a', 'b');
     const r1 = (await store.delete(`${p}a`)).revision;
     const r2 = await elsewhere();
     raw.answer(r2);
@@ -143,10 +143,7 @@ describeEtcd('etcd watch: progress beyond the last event is passed on once etcd\
   });
 
   test('a quiet prefix: progress at the answer, checked once; not checked while no one wants progress', async () => {
-    const p = prefix();
-    const r0 = (await store.create(`${p}a`, enc('1'))).revision;
-    const { raw, batches, checks, settled, want } = setUp(r0 + 1, p);
-    raw.created(r0);
+    const { raw, batches, checks, settled, want } = await setUp('a');
     want(false);
     const r1 = await elsewhere();
     raw.answer(r1);
@@ -164,10 +161,7 @@ describeEtcd('etcd watch: progress beyond the last event is passed on once etcd\
   });
 
   test('answers during a check: only the newest is checked next; events during a check void its answer', async () => {
-    const p = prefix();
-    const r0 = (await store.create(`${p}a`, enc('1'))).revision;
-    const { raw, batches, checks, settled, hold } = setUp(r0 + 1, p);
-    raw.created(r0);
+    const { p, r0, raw, batches, checks, settled, hold } = await setUp('a');
     let open = hold();
     const r1 = await elsewhere();
     raw.answer(r1);
@@ -196,10 +190,7 @@ describeEtcd('etcd watch: progress beyond the last event is passed on once etcd\
   });
 
   test('members that order progress: an answer beyond the last event is passed on at once, unchecked', async () => {
-    const p = prefix();
-    const r0 = (await store.create(`${p}a`, enc('1'))).revision;
-    const { raw, batches, checks, order, want } = setUp(r0 + 1, p);
-    raw.created(r0);
+    const { raw, batches, checks, order, want } = await setUp('a');
     order(true);
     want(false); // wanted or not: it costs nothing
     const r1 = await elsewhere();

@@ -7,11 +7,12 @@
  * Encode once (invariant 6): the JSON of an event's object is kept in the shared `CachedObject.memo` (under
  * the key lists and gets use too, codec/shared-json.ts), so however many watchers receive an event, its
  * object is serialized once per representation (`json`, `pb` for protobuf, `cbor`; `pom:<apiVersion>`,
- * `pb:pom:<apiVersion>` and `cbor:pom:<apiVersion>` for PartialObjectMetadata). A protobuf frame only wraps the memoized bytes.
- * A JSON event of a kind served as stored whose object the cache has not decoded is never serialized at
- * all: its line is the object's served bytes (registry/generic/served-bytes.ts) between the line's ends. Table watches (`kubectl get -w`) are rendered per watcher
- * (their AGE cells depend on the moment and their options on the request); as in Kubernetes, only the
- * first Table event carries the column definitions.
+ * `pb:pom:<apiVersion>` and `cbor:pom:<apiVersion>` for PartialObjectMetadata). A protobuf frame only wraps
+ * the memoized bytes. A JSON event of a kind served as stored whose object the cache has not decoded is not
+ * serialized at all: its line is the object's served bytes (registry/generic/served-bytes.ts) between the
+ * line's ends. Table watches (`kubectl get -w`) are rendered per watcher (their AGE cells depend on the
+ * moment and their options on the request); as in Kubernetes, only the first Table event carries the column
+ * definitions.
  *
  * BOOKMARK objects carry only kind, apiVersion and `metadata.resourceVersion` (plus the
  * `k8s.io/initial-events-end` annotation that ends `sendInitialEvents`); ERROR objects are Status bodies.
