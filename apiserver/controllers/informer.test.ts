@@ -8,7 +8,6 @@ import { naming } from '../naming/naming.js';
 import type { GenericRegistry } from '../registry/generic/generic-registry.js';
 import { openServedStore, type ServedStore } from './testing/served-store.js';
 import { createInformerFactory, type InformerFactory } from './informer.js';
-import { transientObject } from '../../storage/cache/cache-entry.js';
 
 let store: ServedStore;
 let configMaps: GenericRegistry;
@@ -97,57 +96,4 @@ test('a handler that throws is reported and does not stop the others', async () 
   } finally {
     await f.stop();
   }
-});
-
-test('release stops an informer; asking again starts a new one', async () => {
-  const informer = factory.informer(configMaps);
-  await informer.synced;
-  await factory.release(configMaps);
-  await configMaps.create('default', cm('default', 'later'));
-  expect(informer.get('default', 'later')).toBeUndefined();
-  const again = factory.informer(configMaps);
-  expect(again).not.toBe(informer);
-  await again.synced;
-  expect(again.get('default', 'later')).toBeDefined();
-});
-
-test('a metadata informer keeps identity, owners, finalizers and deletion only, and leaves the watch cache\'s copies undecoded', async () => {
-  const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: '0c3a1f7e-5a55-4b8e-9d1c-000000000001' };
-  const full = cm('default', 'one');
-  full.metadata.annotations = { note: 'x'.repeat(1_000) };
-  full.metadata.ownerReferences = [owner];
-  full.metadata.finalizers = ['example.com/hold'];
-  (full as KubeObject & { data: object }).data = { big: 'y'.repeat(1_000) };
-  await configMaps.create('default', full, { fieldManager: 'test' });
-  const informer = factory.informer(configMaps, 'metadata');
-  expect(factory.informer(configMaps, 'metadata')).toBe(informer);
-  await informer.synced;
-  const seen = informer.get('default', 'one')!;
-  expect(seen).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one', namespace: 'default', ownerReferences: [owner], finalizers: ['example.com/hold'] } });
-  expect(seen.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
-  expect(seen.metadata.resourceVersion).toMatch(/^\d+$/);
-  expect(seen.metadata.annotations).toBeUndefined();
-  expect(seen.metadata.labels).toBeUndefined();
-  expect(seen.metadata.managedFields).toBeUndefined();
-  expect((seen as { data?: unknown }).data).toBeUndefined();
-  // An object only the metadata informer read is still bytes in the cache: each transient read decodes anew.
-  const cache = configMaps.context.cache!;
-  const key = configMaps.context.keys.objectKey('default', 'one');
-  await configMaps.create('default', cm('default', 'two'));
-  await until(() => informer.get('default', 'two') !== undefined);
-  const cached = cache.peek(configMaps.context.keys.objectKey('default', 'two'))!;
-  expect(transientObject(cached)).not.toBe(transientObject(cached));
-  // A full informer decodes and keeps; a transient read then returns that same object.
-  const fullInformer = factory.informer(configMaps);
-  expect(fullInformer).not.toBe(informer);
-  await fullInformer.synced;
-  const kept = cache.peek(key)!;
-  expect(fullInformer.get('default', 'one')).toBe(kept.object);
-  expect(transientObject(kept)).toBe(kept.object);
-  expect((fullInformer.get('default', 'one') as { data?: unknown }).data).toEqual({ big: 'y'.repeat(1_000) });
-  // release stops both views of the registry (it resolves once their watch loops have ended).
-  await factory.release(configMaps);
-  await configMaps.create('default', cm('default', 'later'));
-  expect(informer.get('default', 'later')).toBeUndefined();
-  expect(fullInformer.get('default', 'later')).toBeUndefined();
 });

@@ -1,7 +1,7 @@
 /**
  * Informers for the in-server controllers, after client-go's shared informers: one local copy of a
- * resource per leadership term, kept by a watch of the resource's watch cache that starts with the current
- * state (`sendInitialEvents`), shared by every controller that asks the factory for the same registry.
+ * resource per leadership term, kept by a reflector (reflector.ts: a watch of the resource's watch cache that
+ * starts with the current state), shared by every controller that asks the factory for the same registry.
  *
  * Contract:
  * - `synced` resolves once the first state is loaded; handlers got `added` for each object by then.
@@ -9,18 +9,14 @@
  *   outage) the informer watches again from the current state after `rewatchDelayMs` and tells handlers
  *   the difference as `added`, `updated` (resourceVersion changed) and `deleted`: a controller never sees
  *   a gap, only a jump.
- * - Objects are the watch cache's SHARED objects (deep-frozen in tests): never change them; copy first. A
- *   metadata informer's are views (`metadataView`) sharing arrays with them: the same rule holds.
+ * - Objects are the watch cache's SHARED objects (deep-frozen in tests): never change them; copy first.
  * - A handler that throws is reported to `onError`; the others still run.
  * - Indexes are functions of an object to its index values, kept up to date with every event.
  */
 import { setMaxListeners } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../api/object.js';
 import type { GenericRegistry } from '../registry/generic/generic-registry.js';
-import { transientObject } from '../../storage/cache/cache-entry.js';
-import type { CachedObject } from '../../storage/cache/types.js';
-import { metadataView } from './metadata-view.js';
+import { reflect } from './reflector.js';
 
 export interface InformerHandlers {
   added?(obj: KubeObject): void;
@@ -49,22 +45,9 @@ export interface Informer {
   on(handlers: InformerHandlers): () => void;
 }
 
-/**
- * What an informer keeps of each object: all of it, or its metadata only (`metadataView`: kube's metadata
- * informers, for a reader of identities and owners such as the garbage collector). A metadata informer
- * reads each object without keeping it decoded in the watch cache (`transientObject`), so a resource only
- * the collector follows stays bytes there.
- */
-export type InformerView = 'full' | 'metadata';
-
 export interface InformerFactory {
-  /** The one informer of `registry` and `view` (default 'full') for this factory, started on first use. */
-  informer(registry: GenericRegistry, view?: InformerView): Informer;
-  /**
-   * Stops the informers of `registry` (a resource no longer served: its watch cache is gone) and forgets
-   * them; a later `informer(registry)` starts a new one. Their users must have unsubscribed.
-   */
-  release(registry: GenericRegistry): Promise<void>;
+  /** The one informer of `registry` for this factory, started on first use. */
+  informer(registry: GenericRegistry): Informer;
   /** Ends every informer's watch. */
   stop(): Promise<void>;
 }
@@ -77,43 +60,26 @@ export interface InformerFactoryOptions {
 
 export function createInformerFactory(o: InformerFactoryOptions = {}): InformerFactory {
   const abort = new AbortController();
-  // One listener per informer (the garbage collector follows every served resource): not a leak.
+  // One listener per informer, a resource each: not a leak.
   setMaxListeners(0, abort.signal);
-  type Entry = { informer: Informer; done: Promise<void>; abort: AbortController };
-  const informers: Record<InformerView, Map<GenericRegistry, Entry>> = { full: new Map(), metadata: new Map() };
+  const informers = new Map<GenericRegistry, { informer: Informer; done: Promise<void> }>();
   return {
-    informer(registry, view = 'full') {
-      let entry = informers[view].get(registry);
-      if (entry === undefined) {
-        const own = new AbortController();
-        entry = { ...startInformer(registry, view, AbortSignal.any([abort.signal, own.signal]), o), abort: own };
-        informers[view].set(registry, entry);
-      }
+    informer(registry) {
+      let entry = informers.get(registry);
+      if (entry === undefined) informers.set(registry, (entry = startInformer(registry, abort.signal, o)));
       return entry.informer;
-    },
-    async release(registry) {
-      const entries: Entry[] = [];
-      for (const views of Object.values(informers)) {
-        const entry = views.get(registry);
-        if (entry === undefined) continue;
-        views.delete(registry);
-        entry.abort.abort();
-        entries.push(entry);
-      }
-      await Promise.all(entries.map((e) => e.done));
     },
     async stop() {
       abort.abort();
-      await Promise.all(Object.values(informers).flatMap((views) => [...views.values()].map((e) => e.done)));
+      await Promise.all([...informers.values()].map((e) => e.done));
     },
   };
 }
 
 const keyOf = (obj: KubeObject): string => `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
 
-function startInformer(registry: GenericRegistry, view: InformerView, signal: AbortSignal, o: InformerFactoryOptions): { informer: Informer; done: Promise<void> } {
+function startInformer(registry: GenericRegistry, signal: AbortSignal, o: InformerFactoryOptions): { informer: Informer; done: Promise<void> } {
   const resource = registry.context.gr.resource;
-  const read = view === 'full' ? (c: CachedObject<KubeObject>) => c.object : (c: CachedObject<KubeObject>) => metadataView(transientObject(c));
   const items = new Map<string, KubeObject>();
   // The same objects by namespace: controllers ask for one namespace per event, which must not cost a scan of all.
   const byNamespace = new Map<string, Map<string, KubeObject>>();
@@ -173,53 +139,21 @@ function startInformer(registry: GenericRegistry, view: InformerView, signal: Ab
     each((h) => h.deleted?.(obj));
   };
 
-  /** Replaces the state with a freshly loaded one, telling handlers the difference. */
-  const replace = (fresh: Map<string, KubeObject>): void => {
+  /** Replaces the state with a freshly loaded one, telling handlers the difference; the first one syncs. */
+  const replace = (state: readonly KubeObject[]): void => {
+    const fresh = new Map(state.map((obj) => [keyOf(obj), obj]));
     for (const [key, old] of items) if (!fresh.has(key)) remove(old);
     for (const [key, obj] of fresh) {
       const old = items.get(key);
       if (old === undefined || old.metadata.resourceVersion !== obj.metadata.resourceVersion) put(obj);
     }
-  };
-
-  const run = async (): Promise<void> => {
-    while (!signal.aborted) {
-      try {
-        const watcher = await registry.watch('', {
-          resourceVersion: '',
-          sendInitialEvents: true,
-          allowWatchBookmarks: true,
-          deadline: Number.MAX_SAFE_INTEGER,
-          signal,
-        });
-        try {
-          let initial: Map<string, KubeObject> | undefined = new Map();
-          for await (const ev of watcher) {
-            if (ev.type === 'BOOKMARK') {
-              if (ev.initialEventsEnd === true && initial !== undefined) {
-                replace(initial);
-                initial = undefined;
-                if (!hasSynced) {
-                  hasSynced = true;
-                  markSynced();
-                }
-              }
-              continue;
-            }
-            const obj = read(ev.object);
-            if (initial !== undefined) initial.set(keyOf(obj), obj);
-            else if (ev.type === 'DELETED') remove(obj);
-            else put(obj);
-          }
-        } finally {
-          watcher.close();
-        }
-      } catch (err) {
-        if (!signal.aborted) report(err);
-      }
-      if (!signal.aborted) await sleep(o.rewatchDelayMs ?? 1000, undefined, { signal }).catch(() => undefined);
+    if (!hasSynced) {
+      hasSynced = true;
+      markSynced();
     }
   };
+
+  const done = reflect(registry, (c) => c.object, { replace, upsert: put, remove }, signal, { onError: report, rewatchDelayMs: o.rewatchDelayMs });
 
   const informer: Informer = {
     synced,
@@ -260,5 +194,5 @@ function startInformer(registry: GenericRegistry, view: InformerView, signal: Ab
       return () => void handlers.delete(h);
     },
   };
-  return { informer, done: run() };
+  return { informer, done };
 }

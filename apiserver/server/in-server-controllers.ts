@@ -100,9 +100,8 @@ export function startInServerControllers(
 
       if (on('garbage-collector-controller')) stopOnAbort(startGarbageCollector({
         resources,
-        informers,
         naming: names,
-        onError: (err, uid) => logger.warn({ err, uid }, 'garbage collector'),
+        onError: (err, key) => logger.warn({ err, key }, 'garbage collector'),
         ...recorderFor('garbage-collector-controller'),
       }));
 

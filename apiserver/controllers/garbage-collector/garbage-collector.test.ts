@@ -10,15 +10,15 @@ import type { KubeObject, OwnerReference } from '../../api/object.js';
 import { createEventRecorder } from '../../events/event-recorder.js';
 import { naming } from '../../naming/naming.js';
 import { openServedStore, type ServedStore } from '../testing/served-store.js';
-import { createInformerFactory, type InformerFactory } from '../informer.js';
 import { startGarbageCollector, type GarbageCollector } from './garbage-collector.js';
 import { RestMappingError } from './owner-resolver.js';
+import { transientObject } from '../../../storage/cache/cache-entry.js';
 import { createObject, crdOf, dropFinalizer, KINDS, live, refTo, registryOf, serveCrd, until, type KindName } from './testing.js';
 
 const names = naming('k8s.io');
 const HOLD = 'example.com/hold';
 let store: ServedStore;
-let collectors: { gc: GarbageCollector; informers: InformerFactory }[];
+let collectors: GarbageCollector[];
 let errors: unknown[];
 
 beforeEach(async () => {
@@ -27,20 +27,16 @@ beforeEach(async () => {
   errors = [];
 });
 afterEach(async () => {
-  for (const c of collectors) {
-    await c.gc.stop();
-    await c.informers.stop();
-  }
+  for (const gc of collectors) await gc.stop();
   await store.close();
 });
 
-/** Starts a collector with its own informers (a new leader term). */
+/** Starts a collector (a new leader term). */
 function startCollector(workers?: number): GarbageCollector {
-  const informers = createInformerFactory({ rewatchDelayMs: 20 });
   const events = store.served.lookup('', 'v1', 'events')!.registry;
   const gc = startGarbageCollector({
     resources: store.served,
-    informers,
+    rewatchDelayMs: 20,
     naming: names,
     recorder: createEventRecorder({ events, component: 'garbage-collector-controller' }),
     onError: (err) => errors.push(err),
@@ -49,15 +45,13 @@ function startCollector(workers?: number): GarbageCollector {
     maxDelayMs: 100,
     ...(workers === undefined ? {} : { workers }),
   });
-  collectors.push({ gc, informers });
+  collectors.push(gc);
   return gc;
 }
 
 async function stopCollector(gc: GarbageCollector): Promise<void> {
-  const i = collectors.findIndex((c) => c.gc === gc);
-  const [c] = collectors.splice(i, 1);
-  await c!.gc.stop();
-  await c!.informers.stop();
+  collectors.splice(collectors.indexOf(gc), 1);
+  await gc.stop();
 }
 
 const observed = (gc: GarbageCollector, obj: KubeObject): boolean => gc.graph.nodes.get(obj.metadata.uid!)?.observed === true;
@@ -155,6 +149,25 @@ function expected(g: GraphCase, policy: Policy): { collected: Set<string>; owner
   }
   return { collected, owners };
 }
+
+test('the monitors keep no copy of the objects: one only the collector reads stays undecoded in the watch cache', async () => {
+  const owner = await createObject(store.served, KINDS.ConfigMap, 'ns', 'owner');
+  const dep = await createObject(store.served, KINDS.Secret, 'ns', 'dep', [refTo(owner, KINDS.ConfigMap)]);
+  const gc = startCollector();
+  await gc.synced();
+  const later = await createObject(store.served, KINDS.ConfigMap, 'ns', 'later');
+  await until('later observed', () => observed(gc, later));
+  const node = gc.graph.nodes.get(dep.metadata.uid!)!;
+  expect(node.identity).toEqual({ apiVersion: 'v1', kind: 'Secret', name: 'dep', namespace: 'ns', uid: dep.metadata.uid });
+  expect(node.owners).toEqual([refTo(owner, KINDS.ConfigMap)]);
+  expect([...gc.graph.nodes.get(owner.metadata.uid!)!.dependents]).toEqual([node]);
+  // Each transient read decodes anew: the cache still holds bytes, for objects seen at the first state and after it.
+  for (const [k, name] of [[KINDS.ConfigMap, 'owner'], [KINDS.Secret, 'dep'], [KINDS.ConfigMap, 'later']] as const) {
+    const registry = registryOf(store.served, k);
+    const cached = registry.context.cache!.peek(registry.context.keys.objectKey('ns', name))!;
+    expect(transientObject(cached)).not.toBe(transientObject(cached));
+  }
+});
 
 describe.each(GRAPHS)('graph $name', (g) => {
   test.each<Policy>(['Background', 'Foreground', 'Orphan'])('deleted with %s ends as Kubernetes ends', async (policy) => {
@@ -394,7 +407,7 @@ describe('leader changes (a collector stopped, another started)', () => {
     await sentinel('s1');
     expect(await live(store.served, KINDS.ConfigMap, 'ns', 'dep')).toBeDefined();
     serveCrd(store.served, crd, names);
-    await until('owner observed', () => collectors[0]!.gc.graph.nodes.get(owner.metadata.uid!)?.observed === true);
+    await until('owner observed', () => collectors[0]!.graph.nodes.get(owner.metadata.uid!)?.observed === true);
     await sentinel('s2');
     expect((await live(store.served, KINDS.ConfigMap, 'ns', 'dep'))?.metadata.ownerReferences).toEqual([refTo(owner, KINDS.CronTab)]);
     // And once the owner goes, the dependent follows.

@@ -2,7 +2,7 @@
  * The garbage collector (kube-controller-manager's `garbage-collector-controller`, 1.32): deletes objects
  * whose owners are gone, finishes Foreground and Orphan deletions.
  *
- * The graph (graph-builder.ts) is built from informers over every served resource (resource-monitors.ts).
+ * The graph (graph-builder.ts) is built from watches of every served resource (resource-monitors.ts).
  * Two keyed queues (by uid) do the work:
  * - attemptToDelete (kube's attemptToDeleteItem): the object is read LIVE (a get from the store, never the
  *   cache); gone or another uid → its node leaves the graph (a "virtual delete"). Being deleted with
@@ -37,7 +37,6 @@ import type { Naming } from '../../naming/naming.js';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../../registry/generic/delete-propagation.js';
 import type { ServedResources } from '../../registry/served-resources.js';
 import { CONTROLLER_FIELD_MANAGER } from '../field-manager.js';
-import type { InformerFactory } from '../informer.js';
 import { startWorkQueue, type WorkQueue } from '../work-queue.js';
 import { identityKey, identityOfReference, identityString, type GraphNode, type Identity } from './graph.js';
 import { GraphBuilder } from './graph-builder.js';
@@ -46,12 +45,12 @@ import { startResourceMonitors, type ResourceMonitors } from './resource-monitor
 
 export interface GarbageCollectorOptions {
   readonly resources: ServedResources;
-  /** The leader term's informer factory (shared with the other controllers). */
-  readonly informers: InformerFactory;
+  /** Wait before watching a resource again after its watch ended or failed. Default 1 s. */
+  readonly rewatchDelayMs?: number;
   readonly naming: Naming;
   /** Records OwnerRefInvalidNamespace (component `garbage-collector-controller`). */
   readonly recorder?: EventRecorder;
-  /** A failed sync of `key` (a uid); retried with back-off. */
+  /** A failed sync of `key` (a uid; retried with back-off), or a failed watch of the resource `key` (watched again). */
   readonly onError?: (err: unknown, key: string) => void;
   /** Workers per queue. Default 20 (kube's --concurrent-gc-syncs). */
   readonly workers?: number;
@@ -90,14 +89,8 @@ export function startGarbageCollector(o: GarbageCollectorOptions): GarbageCollec
   let deleteQueue!: WorkQueue;
   let orphanQueue!: WorkQueue;
   let monitors: ResourceMonitors | undefined;
-  /**
-   * Every monitor has loaded its first state. The first informer events arrive while the monitors start
-   * (synchronously): a microtask later `monitors` is set.
-   */
-  const allSynced = async (): Promise<void> => {
-    await null;
-    await monitors!.synced();
-  };
+  /** Every monitor has loaded its first state (events, and so any step, come after `monitors` is set). */
+  const allSynced = (): Promise<void> => monitors!.synced();
   let stopping = false;
   let markStopping!: () => void;
   const stopped = new Promise<void>((resolve) => (markStopping = resolve));
@@ -290,7 +283,7 @@ export function startGarbageCollector(o: GarbageCollectorOptions): GarbageCollec
       if (err instanceof NamespacedOwnerOfClusterScoped) return;
       throw err;
     }
-    // A virtual node whose object exists is looked at again until an informer shows it.
+    // A virtual node whose object exists is looked at again until a monitor shows it.
     if (!node.observed && graph.nodes.get(uid) === node) throw new Requeue();
   };
 
@@ -324,11 +317,13 @@ export function startGarbageCollector(o: GarbageCollectorOptions): GarbageCollec
 
   monitors = startResourceMonitors({
     resources: o.resources,
-    informers: o.informers,
     eventsGroup: o.naming.group('events'),
     periodMs: o.resyncPeriodMs ?? 1000,
+    rewatchDelayMs: o.rewatchDelayMs,
+    onError: o.onError,
     events: {
-      upsert: (identity, obj, old) => graph.upsert(identity, obj, old),
+      replace: (apiVersion, kind, state) => graph.replace(apiVersion, kind, state),
+      upsert: (identity, obj) => graph.upsert(identity, obj),
       deleted: (identity) => graph.deleted(identity),
     },
   });
@@ -339,8 +334,7 @@ export function startGarbageCollector(o: GarbageCollectorOptions): GarbageCollec
     async stop() {
       stopping = true;
       markStopping();
-      monitors!.stop();
-      await Promise.all([deleteQueue.stop(), orphanQueue.stop()]);
+      await Promise.all([monitors!.stop(), deleteQueue.stop(), orphanQueue.stop()]);
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Keeps the dependency graph (graph.ts) from informer events and tells the collector what to look at, after
- * kube's GraphBuilder (graph_builder.go: processGraphChanges, addDependentToOwners, processTransitions, the
- * virtual delete events).
+ * Keeps the dependency graph (graph.ts) from the monitors' events (resource-monitors.ts) and tells the
+ * collector what to look at, after kube's GraphBuilder (graph_builder.go: processGraphChanges,
+ * addDependentToOwners, processTransitions, the virtual delete events). The graph is the collector's only
+ * copy of the objects: an upsert's previous state is what the node last observed.
  *
  * What it asks for (the `GraphSink`):
  * - `attemptToDelete(node)`: a virtual owner to check against the API; the dependents of an object that went
@@ -26,13 +27,32 @@ export interface GraphSink {
   absent(identity: Identity): void;
 }
 
-const beingDeleted = (obj: KubeObject | undefined): boolean => obj?.metadata.deletionTimestamp !== undefined;
-const hasFinalizer = (obj: KubeObject | undefined, f: string): boolean => (obj?.metadata.finalizers ?? []).includes(f);
+const beingDeleted = (obj: KubeObject): boolean => obj.metadata.deletionTimestamp !== undefined;
+const hasFinalizer = (obj: KubeObject, f: string): boolean => (obj.metadata.finalizers ?? []).includes(f);
 
-/** The deletion with finalizer `f` starts with this event (it did not show in `old`). */
-function startsDeletionWith(old: KubeObject | undefined, obj: KubeObject, f: string): boolean {
-  if (!beingDeleted(obj) || !hasFinalizer(obj, f)) return false;
-  return old === undefined || !beingDeleted(old) || !hasFinalizer(old, f);
+/** What the builder reads of an object's previous state: kept on its node (GraphNode). */
+interface DeletionState {
+  readonly beingDeleted: boolean;
+  readonly orphan: boolean;
+  readonly foreground: boolean;
+}
+
+const deletionStateOf = (obj: KubeObject): DeletionState => ({
+  beingDeleted: beingDeleted(obj),
+  orphan: hasFinalizer(obj, FINALIZER_ORPHAN),
+  foreground: hasFinalizer(obj, FINALIZER_FOREGROUND),
+});
+
+const deletionStateOfNode = (node: GraphNode): DeletionState => ({
+  beingDeleted: node.beingDeleted,
+  orphan: node.orphanFinalizer,
+  foreground: node.foregroundFinalizer,
+});
+
+/** The deletion with finalizer `f` starts now (it did not show in the previous state, if any). */
+function startsDeletionWith(old: DeletionState | undefined, now: DeletionState, f: 'orphan' | 'foreground'): boolean {
+  if (!now.beingDeleted || !now[f]) return false;
+  return old === undefined || !old.beingDeleted || !old[f];
 }
 
 function sameReference(a: OwnerReference, b: OwnerReference): boolean {
@@ -40,24 +60,31 @@ function sameReference(a: OwnerReference, b: OwnerReference): boolean {
     && a.controller === b.controller && a.blockOwnerDeletion === b.blockOwnerDeletion;
 }
 
+const NO_OWNERS: readonly OwnerReference[] = [];
+
 export class GraphBuilder {
   readonly nodes = new Map<string, GraphNode>();
 
   constructor(private readonly sink: GraphSink) {}
 
-  /** An object added or updated, as an informer shows it; `identity` carries the monitored apiVersion and kind. */
-  upsert(identity: Identity, obj: KubeObject, old: KubeObject | undefined): void {
-    const owners = obj.metadata.ownerReferences ?? [];
+  /**
+   * An object added or updated, as a monitor shows it; `identity` carries the monitored apiVersion and kind.
+   * Its previous state is the one its node last observed (none for a node new or virtual until now).
+   */
+  upsert(identity: Identity, obj: KubeObject): void {
+    const owners = obj.metadata.ownerReferences ?? NO_OWNERS;
+    const now = deletionStateOf(obj);
     let node = this.nodes.get(identity.uid);
+    const old = node?.observed === true ? deletionStateOfNode(node) : undefined;
     if (node !== undefined && !node.observed) this.observeVirtual(node, identity);
     if (node === undefined) {
       node = new GraphNode(identity, owners);
       node.observed = true;
-      node.beingDeleted = beingDeleted(obj);
-      node.deletingDependents = node.beingDeleted && hasFinalizer(obj, FINALIZER_FOREGROUND);
+      node.deletingDependents = now.beingDeleted && now.foreground;
+      this.record(node, now);
       this.nodes.set(identity.uid, node);
       this.addDependentToOwners(node, owners);
-      this.processTransitions(old, obj, node);
+      this.processTransitions(old, now, node);
       return;
     }
     if (node.identity.apiVersion !== identity.apiVersion || node.identity.kind !== identity.kind) {
@@ -70,11 +97,34 @@ export class GraphBuilder {
       this.addDependentToOwners(node, added);
       this.removeDependentFromOwners(node, removed);
     }
-    if (beingDeleted(obj)) node.beingDeleted = true;
-    this.processTransitions(old, obj, node);
+    this.record(node, now);
+    this.processTransitions(old, now, node);
   }
 
-  /** An object deleted, as an informer shows it. */
+  /**
+   * A monitor's whole state of the resource `apiVersion`/`kind` (its first, or after a re-watch): nodes it
+   * observed that are not in it are deleted, then each object is upserted (one unchanged changes nothing).
+   */
+  replace(apiVersion: string, kind: string, state: readonly { readonly identity: Identity; readonly obj: KubeObject }[]): void {
+    const present = new Set(state.map((s) => s.identity.uid));
+    const gone: Identity[] = [];
+    for (const node of this.nodes.values()) {
+      const i = node.identity;
+      if (node.observed && i.kind === kind && i.apiVersion === apiVersion && !present.has(i.uid)) gone.push(i);
+    }
+    for (const identity of gone) this.deleted(identity);
+    for (const { identity, obj } of state) this.upsert(identity, obj);
+  }
+
+  /** Keeps what the next upsert reads of this state. */
+  private record(node: GraphNode, now: DeletionState): void {
+    // A deletion, once observed, stays (deletionTimestamp is never unset).
+    if (now.beingDeleted) node.beingDeleted = true;
+    node.orphanFinalizer = now.orphan;
+    node.foregroundFinalizer = now.foreground;
+  }
+
+  /** An object deleted, as a monitor shows it. */
   deleted(identity: Identity): void {
     const node = this.nodes.get(identity.uid);
     if (node === undefined) return;
@@ -190,12 +240,12 @@ export class GraphBuilder {
     }
   }
 
-  private processTransitions(old: KubeObject | undefined, obj: KubeObject, node: GraphNode): void {
-    if (startsDeletionWith(old, obj, FINALIZER_ORPHAN)) {
+  private processTransitions(old: DeletionState | undefined, now: DeletionState, node: GraphNode): void {
+    if (startsDeletionWith(old, now, 'orphan')) {
       this.sink.attemptToOrphan(node);
       return;
     }
-    if (startsDeletionWith(old, obj, FINALIZER_FOREGROUND)) {
+    if (startsDeletionWith(old, now, 'foreground')) {
       node.deletingDependents = true;
       for (const dep of node.dependents) this.sink.attemptToDelete(dep);
       this.sink.attemptToDelete(node);

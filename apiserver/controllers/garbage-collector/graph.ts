@@ -24,11 +24,17 @@ const NO_DEPENDENTS: ReadonlySet<GraphNode> = new Set();
 export class GraphNode {
   // Made with the first dependent: most nodes never have one, and an empty Set costs ~120 bytes per object.
   #dependents: Set<GraphNode> | undefined;
-  /** Seen through an informer (false: virtual). */
+  /** Seen through a monitor (false: virtual). */
   observed = false;
   beingDeleted = false;
   /** Being deleted with the `foregroundDeletion` finalizer: waiting for its blocking dependents. */
   deletingDependents = false;
+  /**
+   * The `orphan` and `foregroundDeletion` finalizers as last observed: with `beingDeleted`, all the builder
+   * reads of an object's previous state, so the monitors keep no copy of the objects.
+   */
+  orphanFinalizer = false;
+  foregroundFinalizer = false;
 
   /**
    * `identity` changes in place when the object observed differs from what a dependent claimed (JavaScript
