@@ -55,6 +55,7 @@ import { unlistableRules } from '../authorization/rules.js';
 import type { ServerServices } from '../registry/kind-strategy.js';
 import { Registry } from 'prom-client';
 import { createWatchCache } from '../../storage/cache/watch-cache.js';
+import { internServed } from '../registry/generic/served-bytes.js';
 import type { KubeObject } from '../api/object.js';
 import { decodeObject } from '../registry/generic/object-codec.js';
 import { watchCacheMetrics } from '../metrics/watch-cache-metrics.js';
@@ -249,6 +250,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
           const objects = storeMetrics.objects(type);
           const cache = createWatchCache<KubeObject>(store, keyPrefix, {
             decode: decodeObject,
+            // On etcd the cache holds the process's only copy of each value: kept as served from the start.
+            // The embedded store keeps its own, which the cache shares until a list derives the served form.
+            ...(config.storage.backend === 'etcd' ? { intern: internServed } : {}),
             resource,
             // apiserver_storage_objects follows the cache's count (kube counts the stored objects).
             metrics: { ...cacheMetrics, cacheSize: (r, n) => (cacheMetrics.cacheSize(r, n), objects.set(n)) },

@@ -1,5 +1,5 @@
 import type { KeyValue, WatchEvent } from '../interface.js';
-import type { CacheFilter, CacheWatchEvent, CachedObject } from './types.js';
+import type { CacheFilter, CacheWatchEvent, CachedObject, Intern } from './types.js';
 
 /**
  * One change as the cache keeps it (in the ring) and dispatches it: the new object, the previous one (for
@@ -41,15 +41,16 @@ class LazyCachedObject<T> implements CachedObject<T> {
   /** See `storedTag`. */
   tag = 0;
 
-  constructor(kv: KeyValue, decode: Decode<T>) {
+  constructor(kv: KeyValue, decode: Decode<T>, intern?: Intern) {
     this.key = kv.key;
     this.revision = kv.modRevision;
     this.#createRevision = kv.createRevision;
+    let v = kv.value;
+    if (intern !== undefined) ({ value: v, tag: this.tag } = intern(v, kv.modRevision));
     // A value that is a small part of a large buffer (an etcd range response holding many values) is
     // copied, so an object nobody reads does not keep the whole response alive. Smaller buffers are left
     // shared: the etcd store's watch values own theirs (storage/etcd/key-value.ts `ownValue`), and the
     // embedded store keeps its values anyway.
-    const v = kv.value;
     this.#value = v.buffer.byteLength > 65_536 && v.byteLength < v.buffer.byteLength / 2 ? new Uint8Array(v) : v;
     this.#decode = decode;
   }
@@ -92,7 +93,7 @@ class LazyCachedObject<T> implements CachedObject<T> {
 /**
  * The decoded object of `c` without keeping it: one not decoded yet is decoded for this call only and stays
  * bytes in the cache (one decoded already is returned as is). For a reader that copies a few fields and
- * lets go (the garbage collector's metadata informers), so objects nobody else reads are never held as
+ * lets go (the garbage collector's monitors), so objects nobody else reads are never held as
  * object graphs. Never mutate what it returns.
  */
 export function transientObject<T>(c: CachedObject<T>): T {
@@ -127,8 +128,9 @@ export function retagStored<T>(c: CachedObject<T>, tag: number, value?: Uint8Arr
   if (c instanceof LazyCachedObject) c.retag(tag, value);
 }
 
-export function cachedObject<T>(kv: KeyValue, decode: Decode<T>): CachedObject<T> {
-  return new LazyCachedObject(kv, decode);
+/** `intern`: see `WatchCacheOptions.intern` (for the objects the cache keeps; none for passing ones). */
+export function cachedObject<T>(kv: KeyValue, decode: Decode<T>, intern?: Intern): CachedObject<T> {
+  return new LazyCachedObject(kv, decode, intern);
 }
 
 /**
@@ -140,6 +142,7 @@ export function toEntry<T>(
   decode: Decode<T>,
   knownPrev: CachedObject<T> | undefined,
   at: number,
+  intern?: Intern,
 ): CacheEntry<T> {
   const revision = ev.kv.modRevision;
   const prev = knownPrev ?? (ev.prev === undefined ? undefined : cachedObject(ev.prev, decode));
@@ -147,7 +150,7 @@ export function toEntry<T>(
   let object: CachedObject<T>;
   if (ev.type === 'put') {
     type = ev.prev === undefined ? 'ADDED' : 'MODIFIED';
-    object = cachedObject(ev.kv, decode);
+    object = cachedObject(ev.kv, decode, intern);
   } else {
     type = 'DELETED';
     // The deleted object is its last state, stamped with the delete's revision (as kube's DELETED event).

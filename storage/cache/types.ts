@@ -118,9 +118,20 @@ export interface CacheListResult<T> {
   readonly revision: number;
 }
 
+/** See `WatchCacheOptions.intern`. */
+export type Intern = (value: Uint8Array, revision: number) => { readonly value: Uint8Array; readonly tag: number };
+
 export interface WatchCacheOptions<T> {
   /** Decodes a stored value; `kv.modRevision` is the revision the object must carry. */
   readonly decode: (kv: KeyValue) => T;
+  /**
+   * The form in which the cache keeps each value of its state (listed, or put by an event), with the tag
+   * `storedTag` then reports for it (see `retagStored`: bytes `decode` turns into the very object the stored
+   * ones give). For a store whose values the cache holds alone (etcd): the API layer's served JSON, made as
+   * the value enters, costs one copy the store's bytes would otherwise need later, and leaves nothing to
+   * replace them with. Default: the stored bytes as they are, tag 0.
+   */
+  readonly intern?: Intern;
   /**
    * Deep-freeze every decoded object (deep-freeze.ts), so a reader that mutates a shared object throws.
    * Default: the environment variable `PLATFORM_FREEZE_CACHE` (on in the test suite, off in production).

@@ -231,7 +231,7 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
     const objects: CachedObject<T>[] = [];
     for (const kv of items) {
       try {
-        objects.push(cachedObject(kv, this.decode));
+        objects.push(cachedObject(kv, this.decode, this.options.intern));
       } catch (err) {
         this.warn(`cannot decode ${kv.key} at revision ${kv.modRevision}: ${String(err)}`);
       }
@@ -266,7 +266,7 @@ class WatchCacheImpl<T> implements WatchCache<T>, FeedSink, WatcherHost, StartCo
         this.lastEventRevision = ev.kv.modRevision;
         let entry: CacheEntry<T>;
         try {
-          entry = toEntry(ev, this.decode, this.state.get(key), now);
+          entry = toEntry(ev, this.decode, this.state.get(key), now, this.options.intern);
         } catch (err) {
           this.warn(`cannot decode ${key} at revision ${ev.kv.modRevision}: ${String(err)}`);
           if (ev.type === 'delete') this.state.delete(key);

@@ -12,28 +12,37 @@ import { listJson } from '../../codec/shared-json.js';
 import { naming } from '../../naming/naming.js';
 import { storedTag, storedValue } from '../../../storage/cache/cache-entry.js';
 import { createWatchCache } from '../../../storage/cache/watch-cache.js';
-import type { WatchCache } from '../../../storage/cache/types.js';
+import type { Intern, WatchCache } from '../../../storage/cache/types.js';
 import { openMemoryStore, type MemoryStore } from '../../../storage/memory/memory-store.js';
 import { createGenericRegistry, type GenericRegistry } from './generic-registry.js';
 import { decodeObject } from './object-codec.js';
+import { internServed } from './served-bytes.js';
 import { widgetStrategy } from './testing/widget-strategy.js';
 
 let dir: string;
 let store: MemoryStore;
 let cache: WatchCache<KubeObject>;
+let caches: WatchCache<KubeObject>[];
 let widgets: GenericRegistry;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'list-stored-'));
   store = await openMemoryStore({ dataDir: dir });
-  const base = createGenericRegistry({ store, strategy: widgetStrategy, naming: naming('platform.io') }).context.keys.base;
-  cache = createWatchCache<KubeObject>(store, `${base}/`, { decode: decodeObject });
-  await cache.ready();
-  widgets = createGenericRegistry({ store, strategy: widgetStrategy, naming: naming('platform.io'), cache });
+  caches = [];
 });
 
+/** The registry over a new watch cache, which keeps values as stored or (`intern`) as served from the start. */
+async function openCache(intern?: Intern): Promise<void> {
+  for (const c of caches) c.stop();
+  const base = createGenericRegistry({ store, strategy: widgetStrategy, naming: naming('platform.io') }).context.keys.base;
+  cache = createWatchCache<KubeObject>(store, `${base}/`, { decode: decodeObject, ...(intern === undefined ? {} : { intern }) });
+  caches.push(cache);
+  await cache.ready();
+  widgets = createGenericRegistry({ store, strategy: widgetStrategy, naming: naming('platform.io'), cache });
+}
+
 afterEach(async () => {
-  cache.stop();
+  for (const c of caches) c.stop();
   await store.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -50,7 +59,12 @@ async function createAll(names: readonly string[]): Promise<void> {
   await cache.waitUntilFresh(rv);
 }
 
-describe('a list from the cache of a kind served as stored', () => {
+describe.each([
+  ['kept as stored until a list', undefined],
+  ['kept as served from the start (etcd)', internServed],
+])('a list from the cache of a kind served as stored, %s', (_mode, intern) => {
+  beforeEach(() => openCache(intern));
+
   test('undecoded objects are sent as their stored JSON with the resourceVersion in, and stay undecoded', async () => {
     await createAll(['a', 'b', 'c']);
     const list = await widgets.list('ns', { resourceVersion: '0' });
@@ -116,5 +130,30 @@ describe('a list from the cache of a kind served as stored', () => {
     expect(storedTag(cache.peek(key('spaced'))!)).toBe(2);
     expect(text).toBe(decodedListText(list));
     expect(text).toContain(`{"apiVersion":"v1","kind":"Widget","metadata":{"name":"spaced","namespace":"ns","resourceVersion":"${rv}"},"spec":{"replicas":3}}`);
+  });
+});
+
+describe('values kept as served from the start (`internServed`, the etcd server\'s caches)', () => {
+  test('each object is its served JSON as it enters, from the cache\'s first list and from events; nothing is decoded', async () => {
+    await openCache();
+    await createAll(['a']);
+    await openCache(internServed);
+    await createAll(['b']);
+    for (const n of ['a', 'b']) {
+      const c = cache.peek(key(n))!;
+      expect(storedTag(c)).toBe(1);
+      expect(Buffer.from(storedValue(c)!).toString()).toBe(JSON.stringify(decodeObject({ key: key(n), value: (await store.get(key(n))).kv!.value, createRevision: 0, modRevision: c.revision })));
+    }
+    const list = await widgets.list('ns', { resourceVersion: '0' });
+    expect(listJson(list).buffer().toString()).toBe(decodedListText(list));
+  });
+
+  test('a value not in `encodeObject`\'s form is kept as stored, tagged to be decoded', async () => {
+    await openCache(internServed);
+    const raw = `{ "apiVersion": "v1", "kind": "Widget", "metadata": { "name": "spaced", "namespace": "ns" } }`;
+    await cache.waitUntilFresh((await store.create(key('spaced'), Buffer.from(raw))).revision);
+    const c = cache.peek(key('spaced'))!;
+    expect(storedTag(c)).toBe(2);
+    expect(Buffer.from(storedValue(c)!).toString()).toBe(raw);
   });
 });
