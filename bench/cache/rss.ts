@@ -2,8 +2,8 @@
  * The server's resident memory with N cached 1 KiB ConfigMaps (issue 20's memory target: at most 2.5x their
  * JSON): a server process on etcd (the cache's copy is the process's only one) or on the embedded store (which
  * keeps every value in the process as well), RSS (/proc/<pid>/status VmRSS) when started and idle, after
- * the creates (the cache holds each object's stored bytes, decoded on first read), and after one list from the
- * cache (every object decoded and its JSON memoized, as a server that serves lists runs). Each figure is read
+ * the creates (the cache holds each object undecoded), and after one list from the cache (as a server that
+ * serves lists runs: whatever a list keeps for the next one is counted). Each figure is read
  * once the RSS has stopped moving for 70 s (V8's memory reducer gives back the pages a burst grew the heap by),
  * with the peak on the way.
  */
