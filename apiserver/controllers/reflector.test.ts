@@ -12,10 +12,10 @@ import { createGenericRegistry, type GenericRegistry } from '../registry/generic
 import { decodeObject } from '../registry/generic/object-codec.js';
 import { widgetStrategy } from '../registry/generic/testing/widget-strategy.js';
 import { isStorageError, unavailable } from '../../storage/errors.js';
-import type { Store, WatchBatch } from '../../storage/interface.js';
 import type { WatchCache } from '../../storage/cache/types.js';
 import { createWatchCache } from '../../storage/cache/watch-cache.js';
 import { openMemoryStore, type MemoryStore } from '../../storage/memory/memory-store.js';
+import { heldWatchStore, type HeldWatchStore } from '../../storage/testing/held-watch.js';
 import { until } from '../../test/harness/until.js';
 import { reflect } from './reflector.js';
 
@@ -23,52 +23,20 @@ let dir: string;
 let store: MemoryStore;
 let cache: WatchCache<KubeObject>;
 let widgets: GenericRegistry;
-/** While set, the cache's feed holds the store's batches back; `failure` then ends the feed's watch. */
-let held: { promise: Promise<void>; open: () => void } | undefined;
-let failure: Error | undefined;
-
-function hold(): void {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  held = { promise, open };
-}
-
-function release(err?: Error): void {
-  failure = err;
-  held?.open();
-  held = undefined;
-}
-
-async function* heldBack(batches: AsyncIterable<WatchBatch>): AsyncIterable<WatchBatch> {
-  for await (const b of batches) {
-    while (held !== undefined) await held.promise;
-    if (failure !== undefined) {
-      const err = failure;
-      failure = undefined;
-      throw err;
-    }
-    yield b;
-  }
-}
+let feed: HeldWatchStore;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'reflector-'));
   store = await openMemoryStore({ dataDir: dir });
-  const feedStore = new Proxy(store, {
-    get(target, p) {
-      if (p === 'watch') return (...args: Parameters<Store['watch']>) => heldBack(target.watch(...args));
-      const v = Reflect.get(target, p) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  }) as Store;
+  feed = heldWatchStore(store);
   const base = createGenericRegistry({ store, strategy: widgetStrategy, naming: naming('platform.io') }).context.keys.base;
-  cache = createWatchCache<KubeObject>(feedStore, `${base}/`, { decode: decodeObject });
+  cache = createWatchCache<KubeObject>(feed.store, `${base}/`, { decode: decodeObject });
   await cache.ready();
   widgets = createGenericRegistry({ store, strategy: widgetStrategy, naming: naming('platform.io'), cache });
 });
 
 afterEach(async () => {
-  release();
+  feed.release();
   cache.stop();
   await store.close();
   await rm(dir, { recursive: true, force: true });
@@ -97,12 +65,12 @@ test('the first state whole, then each change; after the cache re-listed, the wh
     expect(calls).toEqual(['replace a,b', 'upsert c', 'upsert b', 'remove c']);
 
     // The cache falls behind; a and c go, d comes, and the history it would resume from is compacted away.
-    hold();
+    feed.hold();
     await widgets.delete('ns', 'a', {});
     await widgets.create('ns', widget('c'));
     const d = await widgets.create('ns', widget('d'));
     await store.compact(Number(d.object.metadata.resourceVersion));
-    release(unavailable('the test broke the feed\'s watch'));
+    feed.release(unavailable('the test broke the feed\'s watch'));
     await until('the state again', () => calls.length === 5);
     expect(calls[4]).toBe('replace b,c,d');
     // The watch the re-list ended was reported (the cache's `relisted`), and nothing else.

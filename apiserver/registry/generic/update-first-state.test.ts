@@ -12,8 +12,9 @@ import { naming } from '../../naming/naming.js';
 import { storedValue } from '../../../storage/cache/cache-entry.js';
 import { createWatchCache } from '../../../storage/cache/watch-cache.js';
 import type { WatchCache } from '../../../storage/cache/types.js';
-import type { Store, WatchBatch } from '../../../storage/interface.js';
+import type { Store } from '../../../storage/interface.js';
 import { openMemoryStore, type MemoryStore } from '../../../storage/memory/memory-store.js';
+import { heldWatchStore, type HeldWatchStore } from '../../../storage/testing/held-watch.js';
 import { createGenericRegistry, type GenericRegistry } from './generic-registry.js';
 import { decodeObject } from './object-codec.js';
 import { widgetStrategy } from './testing/widget-strategy.js';
@@ -23,26 +24,7 @@ let store: MemoryStore;
 let cache: WatchCache<KubeObject>;
 let widgets: GenericRegistry;
 let reads: number;
-/** While set, the cache's feed holds the store's batches back (the cache falls behind). */
-let held: { promise: Promise<void>; open: () => void } | undefined;
-
-function hold(): void {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  held = { promise, open };
-}
-
-function release(): void {
-  held?.open();
-  held = undefined;
-}
-
-async function* heldBack(batches: AsyncIterable<WatchBatch>): AsyncIterable<WatchBatch> {
-  for await (const b of batches) {
-    while (held !== undefined) await held.promise;
-    yield b;
-  }
-}
+let feed: HeldWatchStore;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'first-state-'));
@@ -55,21 +37,15 @@ beforeEach(async () => {
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   }) as Store;
-  const feedStore = new Proxy(store, {
-    get(target, p) {
-      if (p === 'watch') return (...args: Parameters<Store['watch']>) => heldBack(target.watch(...args));
-      const v = Reflect.get(target, p) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  }) as Store;
+  feed = heldWatchStore(store);
   const base = createGenericRegistry({ store, strategy: widgetStrategy, naming: naming('platform.io') }).context.keys.base;
-  cache = createWatchCache<KubeObject>(feedStore, `${base}/`, { decode: decodeObject });
+  cache = createWatchCache<KubeObject>(feed.store, `${base}/`, { decode: decodeObject });
   await cache.ready();
   widgets = createGenericRegistry({ store: counted, strategy: widgetStrategy, naming: naming('platform.io'), cache });
 });
 
 afterEach(async () => {
-  release();
+  feed.release();
   cache.stop();
   await store.close();
   await rm(dir, { recursive: true, force: true });
@@ -105,7 +81,7 @@ describe('the first round of an update', () => {
   });
 
   test('a hot object: while the cache is behind this process\'s write, the next update starts from what was written', async () => {
-    hold();
+    feed.hold();
     const created = await widgets.create('ns', widget('a', 1));
     reads = 0;
     const first = await widgets.update('ns', 'a', widget('a', 2));
@@ -119,13 +95,13 @@ describe('the first round of an update', () => {
     expect(replicasOf(now)).toBe(12);
     expect(now.metadata.resourceVersion).toBe(second.object.metadata.resourceVersion);
     expect(now.metadata.generation).toBe(3);
-    release();
+    feed.release();
     await cache.waitUntilFresh(Number(second.object.metadata.resourceVersion));
     expect(replicasOf(cache.peek(widgets.context.keys.objectKey('ns', 'a'))?.object)).toBe(12);
   });
 
   test('another writer got in after this process\'s write: the write from it loses the compare and the next round has the winner', async () => {
-    hold();
+    feed.hold();
     await widgets.create('ns', widget('a', 1));
     const key = widgets.context.keys.objectKey('ns', 'a');
     const mine = (await store.get(key)).kv!;
@@ -140,7 +116,7 @@ describe('the first round of an update', () => {
 
   test('after this process deleted the key, nothing is offered: the update reads the store and finds nothing', async () => {
     await widgets.create('ns', widget('a', 1));
-    hold();
+    feed.hold();
     await widgets.delete('ns', 'a');
     reads = 0;
     await expect(widgets.update('ns', 'a', widget('a', 3))).rejects.toThrow('widgets "a" not found');
@@ -148,7 +124,7 @@ describe('the first round of an update', () => {
   });
 
   test('a dry run reads the store, and writes nothing', async () => {
-    hold();
+    feed.hold();
     await widgets.create('ns', widget('a', 1));
     reads = 0;
     const out = await widgets.update('ns', 'a', widget('a', 7), { dryRun: true });
