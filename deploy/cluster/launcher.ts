@@ -27,7 +27,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminKubeconfig, ensureSharedCredentials } from './credentials.js';
 import { backendStates, haproxyConfig, type BackendState } from './haproxy.js';
-import { killPid, logTail, runningPid, signal, spawnDetached, stopPid } from './process.js';
+import { exitOf, killPid, logTail, runningPid, signal, spawnDetached, stopPid } from './process.js';
 import { renderReplicaTemplate, replicaArgs, type ReplicaTemplate } from './replica-args.js';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
@@ -340,9 +340,9 @@ function managed(spec: ManagedSpec): ClusterProcess {
       const deadline = Date.now() + spec.readyTimeoutMs;
       for (;;) {
         if (pidNow() === undefined) {
-          // A moment for its exit status to reach the log (written when this process reaps it).
-          await new Promise((r) => setTimeout(r, 200));
-          throw new Error(`${spec.name} exited during start-up; ${spec.logFile}:\n${logTail(spec.logFile)}`);
+          // How it ended, once this process has reaped it (a loaded machine may take a while to).
+          const how = await exitOf(pid, 5_000);
+          throw new Error(`${spec.name} (pid ${pid}) exited during start-up (${how}); ${spec.logFile}:\n${logTail(spec.logFile)}`);
         }
         if (await spec.ready()) return;
         if (Date.now() >= deadline) {

@@ -45,6 +45,25 @@ export function runningPid(pidFile: string, marker: string): number | undefined 
   return Number.isInteger(pid) && pid > 0 && aliveWithMarker(pid, marker) ? pid : undefined;
 }
 
+/** How each process this one started ended (`code N` or `signal S`), once it has reaped it. */
+const exits = new Map<number, string>();
+
+/**
+ * How the process `pid` started here ended, waiting up to `waitMs` for this process to reap it; else what
+ * /proc shows of it (alive, with its command line: then it is not the process its pid file names).
+ */
+export async function exitOf(pid: number, waitMs: number): Promise<string> {
+  const deadline = Date.now() + waitMs;
+  while (!exits.has(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const exit = exits.get(pid);
+  if (exit !== undefined) return `exited: ${exit}`;
+  try {
+    return `not reaped; /proc: ${readFileSync(`/proc/${pid}/stat`, 'utf8').trim()}; command line: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`;
+  } catch {
+    return 'not reaped, and gone from /proc';
+  }
+}
+
 /** Starts the process detached (own process group, not waited for) and records its pid. */
 export function spawnDetached(spec: DetachedSpec): number {
   mkdirSync(dirname(spec.logFile), { recursive: true });
@@ -61,8 +80,10 @@ export function spawnDetached(spec: DetachedSpec): number {
     child.on('error', () => undefined);
     // How it ended goes to its log while this process still runs (a silent exit is otherwise a mystery).
     child.on('exit', (code, sig) => {
+      const how = sig === null ? `code ${code}` : `signal ${sig}`;
+      exits.set(child.pid!, how);
       try {
-        appendFileSync(spec.logFile, `[launcher] ${spec.name} (pid ${child.pid}) exited: ${sig === null ? `code ${code}` : `signal ${sig}`}\n`);
+        appendFileSync(spec.logFile, `[launcher] ${spec.name} (pid ${child.pid}) exited: ${how}\n`);
       } catch {
         // the directory is gone: nothing to tell
       }

@@ -1,11 +1,12 @@
 /**
  * Detached processes of the local cluster (deploy/cluster/process.ts): how one ended reaches its log while
- * the launcher still runs, so a process that exits during start-up without a word says why.
+ * the launcher still runs, and `exitOf` tells it in the start-up error, so a process that exits during start-up
+ * without a word says why (or that it did not exit).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runningPid, spawnDetached } from '../../deploy/cluster/process.js';
+import { exitOf, runningPid, spawnDetached } from '../../deploy/cluster/process.js';
 import { until } from '../harness/until.js';
 
 let dir: string;
@@ -31,4 +32,20 @@ test('an exit code and a signal are appended to the log; the pid file then names
   expect(logOf(killed.log)).toMatch(/^started\n\[launcher\] killed \(pid \d+\) exited: signal SIGKILL\n$/);
   expect(runningPid(quiet.pidFile, quiet.marker)).toBeUndefined();
   expect(runningPid(killed.pidFile, killed.marker)).toBeUndefined();
+});
+
+test('exitOf says how a process started here ended, or what /proc shows of one still there', async () => {
+  const logFile = join(dir, 'p.log');
+  const quick = spawnDetached({ name: 'quick', command: 'sh', args: ['-c', 'exit 5', `quick-${dir}`], pidFile: join(dir, 'quick.pid'), logFile, marker: `quick-${dir}` });
+  expect(await exitOf(quick, 10_000)).toBe('exited: code 5');
+  const marker = `slow-${dir}`;
+  const slow = spawnDetached({ name: 'slow', command: 'sh', args: ['-c', 'sleep 30', marker], pidFile: join(dir, 'slow.pid'), logFile, marker });
+  try {
+    const seen = await exitOf(slow, 50);
+    expect(seen).toContain('not reaped; /proc:');
+    expect(seen).toContain(`command line: sh -c sleep 30 ${marker}`);
+  } finally {
+    process.kill(slow, 'SIGKILL');
+  }
+  expect(await exitOf(slow, 10_000)).toBe('exited: signal SIGKILL');
 });
