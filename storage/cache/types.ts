@@ -128,8 +128,8 @@ export interface WatchCacheOptions<T> {
    * The form in which the cache keeps each value of its state (listed, or put by an event), with the tag
    * `storedTag` then reports for it (see `retagStored`: bytes `decode` turns into the very object the stored
    * ones give). For a store whose values the cache holds alone (etcd): the API layer's served JSON, made as
-   * the value enters, costs one copy the store's bytes would otherwise need later, and leaves nothing to
-   * replace them with. Default: the stored bytes as they are, tag 0.
+   * the value enters (a copy of it), so that a list has nothing to replace later. Default: the stored bytes
+   * as they are, tag 0.
    */
   readonly intern?: Intern;
   /**
