@@ -104,6 +104,8 @@ export class GraphBuilder {
   /**
    * A monitor's whole state of the resource `apiVersion`/`kind` (its first, or after a re-watch): nodes it
    * observed that are not in it are deleted, then each object is upserted (one unchanged changes nothing).
+   * Finding them scans the whole graph: once per resource at the start and after each re-watch, which keeps
+   * no per-resource index beside every node.
    */
   replace(apiVersion: string, kind: string, state: readonly { readonly identity: Identity; readonly obj: KubeObject }[]): void {
     const present = new Set(state.map((s) => s.identity.uid));

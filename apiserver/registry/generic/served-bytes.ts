@@ -37,7 +37,8 @@ export function servedBytes(c: CachedObject<KubeObject>): Uint8Array | undefined
   const tag = storedTag(c);
   if (tag === SERVED_JSON) return value;
   if (tag !== 0) return undefined;
-  const served = servedJson(value, c.revision);
-  retagStored(c, served === undefined ? NOT_SERVED_JSON : SERVED_JSON, served);
-  return served;
+  // Not interned as it entered the cache (the embedded store's, which it shares): derived now, kept from now on.
+  const interned = internServed(value, c.revision);
+  retagStored(c, interned.tag, interned.value);
+  return interned.tag === SERVED_JSON ? interned.value : undefined;
 }
