@@ -3,7 +3,7 @@
  * stdout, to be recorded in docs/BENCHMARKS.md.
  *
  *   --only=<part,...>   run only these parts (store, http, cache, patch, media, auth, cel, crd, admission, kinds, observability,
- *                       cluster, restart, freeze, encryption, bad-input, controllers, rss)
+ *                       cluster, restart, freeze, encryption, bad-input, controllers, rss, workers)
  *   --scale=<x>         multiply operation counts (default 1; 0.1 for a quick smoke run)
  *   --server=dist|tsx   how parts http, cache, patch, media and auth run the server process: the build in dist/ (compiled first; the
  *                       default) or the sources through tsx
@@ -31,6 +31,7 @@ import { benchCache } from './watch-cache.js';
 import { benchRss } from './rss.js';
 import type { ServerMode } from './server-process.js';
 import { benchStores } from './store.js';
+import { benchWorkers } from './workers.js';
 
 interface PartOptions {
   readonly scale: number;
@@ -63,6 +64,8 @@ const parts: Record<string, (options: PartOptions) => Promise<string>> = {
   controllers: ({ scale, server }) => benchControllers({ scale, server }),
   // The server's RSS with 100,000 cached 1 KiB objects, on etcd and on the embedded store (issue 20).
   rss: ({ scale, server }) => benchRss({ scale, server }),
+  // One server process against N sharing its socket through node:cluster (issue 20: --workers, measured).
+  workers: ({ scale, server }) => benchWorkers({ scale, server }),
 };
 
 function etcdVersion(): string {

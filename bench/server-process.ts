@@ -51,6 +51,8 @@ export interface StartServerProcessOptions {
   readonly nodeArgs?: readonly string[];
   /** Start-up deadline. Default 60 s. */
   readonly timeoutMs?: number;
+  /** Variables added to this process's environment for the server's. */
+  readonly env?: Readonly<Record<string, string>>;
   /**
    * The admin's bearer token when `args` give the server its tokens (`--token-auth-file`: no admin token
    * is generated then, and the URL is read from the log's "serving" line). Default: the generated
@@ -78,7 +80,7 @@ export async function startServerProcess(options: StartServerProcessOptions): Pr
     '--etcd-compaction-interval=0',
     '--shutdown-delay-duration=0s', // stopped with SIGTERM: no load balancer to wait for
     ...(options.args ?? []),
-  ], { cwd: root, stdio: ['ignore', 'pipe', logFd] });
+  ], { cwd: root, stdio: ['ignore', 'pipe', logFd], ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } }) });
   closeSync(logFd);
   live.add(child);
   const exited = new Promise<void>((r) => child.once('exit', () => {
