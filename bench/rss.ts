@@ -26,13 +26,13 @@ export async function benchRss(options: { readonly scale?: number; readonly serv
   const rows: string[][] = [];
   for (const { backend, r } of results) {
     const over = (b: number): string => `${mib(b - r.idleRss)} (${fmt((b - r.idleRss) / r.jsonBytes, 2)}x)`;
-    rows.push([backend, mib(r.jsonBytes), mib(r.idleRss), over(r.afterCreates.settled), over(r.afterCreates.peak), over(r.afterList.settled), over(r.afterList.peak)]);
+    rows.push([backend, mib(r.jsonBytes), mib(r.idleRss), over(r.afterCreates.settled), over(r.afterCreates.peak), over(r.afterList.settled), over(r.afterList.peak), over(r.afterProtobufList.settled), over(r.afterProtobufList.peak)]);
   }
   return [
     `### Part rss: server RSS with ${fmt(objects)} cached ConfigMaps x 1 KiB`,
     '',
-    'A server process per backend (default flags); RSS from /proc once it stayed within 1% for 70 s (V8\'s memory reducer gives back what a burst grew the heap by ~50 s after it), and the peak on the way. "After the creates": the cache holds each object undecoded: on etcd as its served JSON (the stored bytes with the resourceVersion in, made as the value enters the cache), on the embedded store as the store\'s own bytes, shared with it; the garbage collector keeps a graph node per object and no copy. "After one list" (JSON, resourceVersion=0): on the embedded store each object\'s served JSON is kept beside the store\'s bytes from then on; on etcd the list adds nothing. Ratios are RSS above the idle server over the objects\' JSON.',
+    'A server process per backend (default flags); RSS from /proc once it stayed within 1% for 70 s (V8\'s memory reducer gives back what a burst grew the heap by ~50 s after it), and the peak on the way. "After the creates": the cache holds each object undecoded: on etcd as its served JSON (the stored bytes with the resourceVersion in, made as the value enters the cache), on the embedded store as the store\'s own bytes, shared with it; the garbage collector keeps a graph node per object and no copy. "After one list" (JSON, resourceVersion=0): on the embedded store each object\'s served JSON is kept beside the store\'s bytes from then on; on etcd the list adds nothing. "After a protobuf list" (after that, `resourceVersion=0`): each object\'s protobuf message is kept beside its JSON, the object itself stays undecoded. Ratios are RSS above the idle server over the objects\' JSON.',
     '',
-    table(['backend', 'JSON of the objects', 'idle server', 'after the creates, settled', 'peak', 'after one list, settled', 'peak'], rows),
+    table(['backend', 'JSON of the objects', 'idle server', 'after the creates, settled', 'peak', 'after one list, settled', 'peak', 'after a protobuf list, settled', 'peak'], rows),
   ].join('\n');
 }

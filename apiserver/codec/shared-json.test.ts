@@ -1,4 +1,6 @@
-import { JSON_MEMO_KEY, LIST_CHUNK_BYTES, lazyItemsList, listJson, listJsonBuffer, objectJson, shareEncodings, type ItemJson } from './shared-json.js';
+import { LIST_CHUNK_BYTES } from './encoded-list.js';
+import { lazyItemsList } from './lazy-list.js';
+import { JSON_MEMO_KEY, listJson, listJsonBuffer, objectJson, shareEncodings, type ItemJson } from './shared-json.js';
 
 const configMap = (name: string, value: string) => ({
   apiVersion: 'v1',
@@ -96,7 +98,7 @@ describe('lazyItemsList', () => {
       const text = JSON.stringify(objects[i]);
       return i % 3 === 0 ? Buffer.from(text) : { text, bytes: Buffer.byteLength(text) };
     };
-    const list = lazyItemsList<{ items: object[] }>(head, objects.length, source, () => (made++, objects.map((o) => ({ ...o }))));
+    const list = lazyItemsList<{ items: object[] }>(head, { count: objects.length, json: source }, () => (made++, objects.map((o) => ({ ...o }))));
     const want = Buffer.from(JSON.stringify({ ...head, items: objects }));
     const lj = listJson(list);
     expect(lj.bytes).toBe(want.length);

@@ -10,6 +10,8 @@
  * UTF-8 length (each item's byte length is memoized too): as one Buffer, or as pieces of 64 KiB made as the
  * response is sent (a large list's bytes then never sit in memory whole).
  */
+import { encodedList, type EncodedList } from './encoded-list.js';
+import { unreadItemSources } from './lazy-list.js';
 
 /** The memo key of an object's compact JSON text (shared with the watch event encoder). */
 export const JSON_MEMO_KEY = 'json';
@@ -73,7 +75,7 @@ export function itemJson(item: unknown): { text: string; bytes: number } {
   return { text, bytes };
 }
 
-/** A list's compact JSON in pieces: the text before the items, each item's text and byte length, the rest. */
+/** A list's compact JSON in segments: the text before the items, each item's text and byte length, the rest. */
 interface ListPieces {
   readonly head: string;
   readonly items: readonly ItemJson[];
@@ -82,40 +84,10 @@ interface ListPieces {
   readonly bytes: number;
 }
 
-/** The item JSON of lists made by `lazyItemsList`, good while their `items` have not been read or set. */
-const itemSources = new WeakMap<object, { readonly count: number; readonly at: (i: number) => ItemJson; unread(): boolean }>();
-
-/**
- * A list object (`head`'s members, then `items`) whose `items` array is made by `items()` on first read only,
- * and whose JSON (`listJson`) takes item `i` from `itemJsonAt(i)` until `items` is read or set: a list from
- * the watch cache sent as JSON needs no decoded object. `items()` must give the objects whose JSON
- * `itemJsonAt` gives, in order.
- */
-export function lazyItemsList<L extends { items: readonly unknown[] }>(
-  head: Omit<L, 'items'>,
-  count: number,
-  itemJsonAt: (i: number) => ItemJson,
-  items: () => L['items'],
-): L {
-  const list = { ...head } as L;
-  let made: L['items'] | undefined;
-  Object.defineProperty(list, 'items', {
-    enumerable: true,
-    configurable: true,
-    get: () => (made ??= items()),
-    set: (value: L['items']) => {
-      made = value;
-    },
-  });
-  itemSources.set(list, { count, at: itemJsonAt, unread: () => made === undefined });
-  return list;
-}
-
 /** Undefined when the list has no `items` array (then it is simply stringified). */
 function listPieces(list: { readonly items: readonly unknown[] }): ListPieces | undefined {
-  // A lazy list's items come from its source until they are read (and could have been changed).
-  const lazy = itemSources.get(list);
-  const source = lazy?.unread() === true ? lazy : undefined;
+  // A lazy list's items come from its sources until they are read (and could have been changed).
+  const source = unreadItemSources(list);
   // Members in JSON.stringify's order (own enumerable string keys), undefined members dropped as it does.
   const parts: string[] = [];
   let itemsAt = -1;
@@ -141,7 +113,7 @@ function listPieces(list: { readonly items: readonly unknown[] }): ListPieces | 
   const items = new Array<ItemJson>(source !== undefined ? source.count : list.items.length);
   let bytes = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
   for (let i = 0; i < items.length; i++) {
-    const e = source !== undefined ? source.at(i) : itemJson(list.items[i]);
+    const e = source !== undefined ? source.json(i) : itemJson(list.items[i]);
     items[i] = e;
     bytes += itemBytes(e);
   }
@@ -153,87 +125,48 @@ function listPieces(list: { readonly items: readonly unknown[] }): ListPieces | 
  * and then the latin1 copy, a plain byte copy, writes the same bytes faster than the UTF-8 encoder.
  */
 function put(out: Buffer, offset: number, text: string, bytes: number): number {
-  return out.write(text, offset, bytes, bytes === text.length ? 'latin1' : 'utf8');
+  return offset + out.write(text, offset, bytes, bytes === text.length ? 'latin1' : 'utf8');
 }
 
-/** Writes an item's JSON into `out` at `offset`; returns its byte length. */
+/** Writes an item's JSON into `out` at `offset`; returns the new offset. */
 function putItem(out: Buffer, offset: number, e: ItemJson): number {
   if (!(e instanceof Uint8Array)) return put(out, offset, e.text, e.bytes);
   out.set(e, offset);
-  return e.length;
+  return offset + e.length;
 }
 
 /** An item's UTF-8 length. */
 const itemBytes = (e: ItemJson): number => (e instanceof Uint8Array ? e.length : e.bytes);
-
-/** The size of the pieces `ListJson.chunks` hands out (an item longer than this is a piece of its own). */
-export const LIST_CHUNK_BYTES = 64 * 1024;
 
 /**
  * A list's compact JSON, identical to `Buffer.from(JSON.stringify(list))` for plain data (no `toJSON`), with
  * shared items' JSON taken from their memos; every item's text is computed (and memoized) when this is made,
  * so neither form can fail.
  */
-export interface ListJson {
-  /** The UTF-8 length (the Content-Length). */
-  readonly bytes: number;
-  /** The whole document as one Buffer. */
-  buffer(): Buffer;
-  /**
-   * The same bytes in pieces of about `LIST_CHUNK_BYTES`, each made when asked for. Sent a piece at a time, a
-   * large list never exists as one buffer: each piece is copied into memory the CPU cache still holds and
-   * encrypted from there, where one buffer of many MiB is written out to memory and read back for the TLS
-   * records (and held until the last byte is sent).
-   */
-  chunks(): Iterable<Buffer>;
-}
-
-export function listJson(list: { readonly items: readonly unknown[] }): ListJson {
+export function listJson(list: { readonly items: readonly unknown[] }): EncodedList {
   const p = listPieces(list);
   if (p === undefined) {
     const whole = Buffer.from(JSON.stringify(list));
     return { bytes: whole.length, buffer: () => whole, chunks: () => [whole] };
   }
-  return { bytes: p.bytes, buffer: () => wholeList(p), chunks: () => listChunks(p) };
+  // Segments: the head, each item (after the first with its comma), the tail.
+  const n = p.items.length;
+  const headBytes = Buffer.byteLength(p.head);
+  const tailBytes = Buffer.byteLength(p.tail);
+  return encodedList({
+    count: n + 2,
+    bytes: p.bytes,
+    size: (i) => (i === 0 ? headBytes : i > n ? tailBytes : itemBytes(p.items[i - 1]!) + (i > 1 ? 1 : 0)),
+    write: (out, offset, i) => {
+      if (i === 0) return put(out, offset, p.head, headBytes);
+      if (i > n) return put(out, offset, p.tail, tailBytes);
+      if (i > 1) out[offset++] = 0x2c; // ','
+      return putItem(out, offset, p.items[i - 1]!);
+    },
+  });
 }
 
 /** `listJson(list).buffer()`. */
 export function listJsonBuffer(list: { readonly items: readonly unknown[] }): Buffer {
   return listJson(list).buffer();
-}
-
-function wholeList(p: ListPieces): Buffer {
-  const out = Buffer.allocUnsafe(p.bytes);
-  let offset = out.write(p.head, 0, 'utf8');
-  for (let i = 0; i < p.items.length; i++) {
-    if (i > 0) out[offset++] = 0x2c; // ','
-    offset += putItem(out, offset, p.items[i]!);
-  }
-  offset += out.write(p.tail, offset, 'utf8');
-  if (offset !== p.bytes) throw new Error(`listJson: wrote ${offset} of ${p.bytes} bytes`);
-  return out;
-}
-
-function* listChunks(p: ListPieces): Generator<Buffer> {
-  let out = Buffer.allocUnsafe(Math.max(LIST_CHUNK_BYTES, Buffer.byteLength(p.head)));
-  let offset = out.write(p.head, 0, 'utf8');
-  for (let i = 0; i < p.items.length; i++) {
-    const e = p.items[i]!;
-    const need = itemBytes(e) + 1;
-    if (offset + need > out.length) {
-      yield out.subarray(0, offset);
-      out = Buffer.allocUnsafe(Math.max(LIST_CHUNK_BYTES, need));
-      offset = 0;
-    }
-    if (i > 0) out[offset++] = 0x2c; // ','
-    offset += putItem(out, offset, e);
-  }
-  const tail = Buffer.byteLength(p.tail);
-  if (offset + tail > out.length) {
-    yield out.subarray(0, offset);
-    out = Buffer.allocUnsafe(tail);
-    offset = 0;
-  }
-  offset += out.write(p.tail, offset, 'utf8');
-  yield out.subarray(0, offset);
 }

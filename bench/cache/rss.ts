@@ -2,8 +2,8 @@
  * The server's resident memory with N cached 1 KiB ConfigMaps (issue 20's memory target: at most 2.5x their
  * JSON): a server process on etcd (the cache's copy is the process's only one) or on the embedded store (which
  * keeps every value in the process as well), RSS (/proc/<pid>/status VmRSS) when started and idle, after
- * the creates (the cache holds each object undecoded), and after one list from the cache (as a server that
- * serves lists runs: whatever a list keeps for the next one is counted). Each figure is read
+ * the creates (the cache holds each object undecoded), after one list from the cache (as a server that
+ * serves lists runs: whatever a list keeps for the next one is counted), and after one protobuf list. Each figure is read
  * once the RSS has stopped moving for 70 s (V8's memory reducer gives back the pages a burst grew the heap by),
  * with the peak on the way.
  */
@@ -26,6 +26,8 @@ export interface RssResult {
   readonly afterCreates: { readonly settled: number; readonly peak: number };
   /** Settled after one list from the cache, and the highest RSS seen on the way. */
   readonly afterList: { readonly settled: number; readonly peak: number };
+  /** Settled after one protobuf list from the cache (what client-go informers of built-in kinds ask for). */
+  readonly afterProtobufList: { readonly settled: number; readonly peak: number };
 }
 
 function rssOf(pid: number): number {
@@ -65,7 +67,10 @@ export async function rssBench(mode: ServerMode, objects: number, etcdServers?: 
     if (items.length !== objects) throw new Error(`the cache listed ${items.length} of ${objects}`);
     const jsonBytes = items.reduce<number>((sum, o) => sum + Buffer.byteLength(JSON.stringify(o)), 0);
     const afterList = await settledRss(server.pid, QUIET_MS);
-    return { objects, jsonBytes, idleRss, afterCreates, afterList };
+    const pb = await client.call('GET', `/api/v1/namespaces/${NS}/configmaps?resourceVersion=0`, 200, undefined, { Accept: 'application/vnd.kubernetes.protobuf' });
+    if (pb.body.length < objects * 1024) throw new Error(`the protobuf list has ${pb.body.length} bytes for ${objects} objects`);
+    const afterProtobufList = await settledRss(server.pid, QUIET_MS);
+    return { objects, jsonBytes, idleRss, afterCreates, afterList, afterProtobufList };
   } finally {
     client.close();
     await server.stop();

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import protobuf from 'protobufjs';
 import { backends, createNamespace, describeBackends, stopBackends, uniqueName, type TestApi } from './helpers.js';
 
@@ -77,6 +78,29 @@ describeBackends(all, (b) => {
     const p = open(pom.raw, 'PartialObjectMetadata');
     expect([p.apiVersion, p.kind]).toEqual(['meta.k8s.io/v1', 'PartialObjectMetadata']);
     expect(p.object.metadata.name).toBe(name);
+  });
+
+  it('a list larger than a piece (64 KiB) goes out in pieces: the items of the JSON list, with its Content-Length; gzip too', async () => {
+    const big = `/api/v1/namespaces/${await createNamespace(api)}/configmaps`;
+    const names = Array.from({ length: 40 }, (_, i) => `big-${i}`);
+    for (const name of names) {
+      const created = await api.request('POST', big, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: `${name}:${'é'.repeat(2000)}` } } });
+      expect(created.status).toBe(201);
+    }
+    const json = (await api.request('GET', big, { query: { resourceVersion: '0' } })).json();
+    for (const query of [{ resourceVersion: '0' }, {}]) {
+      const res = await api.request('GET', big, { headers: { Accept: PB }, query });
+      expect(res.status).toBe(200);
+      expect(res.raw.length).toBeGreaterThan(160_000);
+      expect(Number(res.headers['content-length'])).toBe(res.raw.length);
+      const l = open(res.raw, 'ConfigMapList').object;
+      expect(l.items.map((i: any) => [i.metadata.name, i.metadata.resourceVersion, i.data.v])).toEqual(
+        json.items.map((i: any) => [i.metadata.name, i.metadata.resourceVersion, i.data.v]),
+      );
+    }
+    const zipped = await api.request('GET', big, { headers: { Accept: PB, 'Accept-Encoding': 'gzip' }, query: { resourceVersion: '0' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(open(gunzipSync(zipped.raw), 'ConfigMapList').object.items).toHaveLength(names.length);
   });
 
   it('both media type names are served; Table is JSON-only (406 in protobuf)', async () => {

@@ -11,7 +11,8 @@ import { ProtobufError, WireReader } from './wire-reader.js';
 import { WIRE_LEN, WireWriter } from './wire-writer.js';
 
 export const PROTOBUF_MAGIC: Readonly<Uint8Array> = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
-const TRAILER = Uint8Array.of(0x1a, 0x00, 0x22, 0x00);
+/** What follows the message: contentEncoding and contentType, both empty. */
+export const ENVELOPE_TRAILER: Readonly<Uint8Array> = Uint8Array.of(0x1a, 0x00, 0x22, 0x00);
 
 /** An enveloped object, and where its bare message lies inside it (what a list's items hold). */
 export interface Enveloped {
@@ -26,6 +27,18 @@ function writeHeader(w: WireWriter, apiVersion: string, kind: string): void {
   w.string(1, apiVersion);
   w.string(2, kind);
   w.end(m);
+}
+
+/**
+ * The envelope's bytes before a message of `length` bytes written apart (the magic, TypeMeta, the raw
+ * field's tag and length); `ENVELOPE_TRAILER` follows the message.
+ */
+export function envelopeHead(apiVersion: string, kind: string, length: number): Buffer {
+  const w = new WireWriter();
+  writeHeader(w, apiVersion, kind);
+  w.tag(2, WIRE_LEN);
+  w.varint(length);
+  return w.finish();
 }
 
 /** Encodes a message straight into its envelope: one pass, one copy out. */
@@ -43,7 +56,7 @@ export function encodeEnvelopedRaw(apiVersion: string, kind: string, body: (w: W
   const length = w.pos - m - 1;
   w.end(m);
   const rawEnd = w.pos;
-  w.raw(TRAILER);
+  w.raw(ENVELOPE_TRAILER);
   const bytes = w.finish();
   return { bytes, raw: bytes.subarray(rawEnd - length, rawEnd) };
 }

@@ -1,13 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
+import type { KubeObject } from '../../api/object.js';
 import { configMaps } from '../../registry/kinds/core/configmap.js';
 import { kindSchema } from '../../schema/object-meta-schema.js';
 import { namespaces } from '../../registry/kinds/core/namespace.js';
 import { secrets } from '../../registry/kinds/core/secret.js';
 import { serviceAccounts } from '../../registry/kinds/core/serviceaccount.js';
 import { decodeEnvelope, watchFrame } from './envelope.js';
-import { decodeDeleteOptionsProtobuf, decodeProtobuf, listProtobuf, objectProtobuf, statusProtobuf } from './protobuf-codec.js';
+import { LIST_CHUNK_BYTES } from '../encoded-list.js';
+import { lazyItemsList } from '../lazy-list.js';
+import { shareEncodings } from '../shared-json.js';
+import { decodeDeleteOptionsProtobuf, decodeProtobuf, listProtobuf, objectProtobuf, PROTOBUF_MEMO_KEY, statusProtobuf } from './protobuf-codec.js';
 import { ProtobufError } from './wire-reader.js';
 
 const root = protobuf.parse(readFileSync(join(__dirname, 'testing', 'kubernetes.proto'), 'utf8')).root;
@@ -129,12 +133,58 @@ describe('protobuf encoding, read back by protobufjs with an independent .proto'
       kind: 'ConfigMapList',
       metadata: { resourceVersion: '43', continue: 'tok', remainingItemCount: 7 },
       items: [cm, { ...cm, metadata: { name: 'c2' }, data: {} }],
-    });
+    }).buffer();
     const env = decodeEnvelope(list);
     expect([env.apiVersion, env.kind]).toEqual(['v1', 'ConfigMapList']);
     const l = toObject('ConfigMapList', env.raw);
     expect(l.metadata).toEqual({ resourceVersion: '43', continue: 'tok', remainingItemCount: 7 });
     expect(l.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['c1', 'c2']);
+  });
+
+  it('a list in segments: its pieces and its buffer are the envelope around ListMeta and each item (field 2), lengths of every size', () => {
+    // Items whose messages need 1-, 2- and 3-byte lengths, memoized and not, over many 64 KiB pieces.
+    const items = Array.from({ length: 60 }, (_, i) => ({ ...cm, metadata: { name: `c${i}` }, data: { v: 'x'.repeat((i % 3) * 30 + i * 1500) } }));
+    const memo = new Map<string, unknown>();
+    shareEncodings(items[4]!, memo);
+    const meta = { resourceVersion: '9' };
+    const encoded = listProtobuf(configMaps.schema, { apiVersion: 'v1', kind: 'ConfigMapList', metadata: meta, items });
+    // Each item's message as the object encoder writes it (read back by protobufjs in the tests above).
+    const message = (o: KubeObject): number[] => [...objectProtobuf(configMaps.schema, o, undefined).raw];
+    const raw = [...len(0x0a, [...str(0x12, '9')])]; // ListMeta {resourceVersion = 2}
+    for (const o of items) {
+      const m = message(o);
+      raw.push(0x12, ...varintBytes(m.length), ...m);
+    }
+    const want = envelopeBytes('v1', 'ConfigMapList', raw);
+    expect(encoded.bytes).toBe(want.length);
+    const pieces = [...encoded.chunks()];
+    expect(pieces.length).toBeGreaterThan(1);
+    // Each piece at most 64 KiB, or one item (its tag and length included) longer than that.
+    const largest = Math.max(...items.map((o) => o.data.v.length)) + 200;
+    for (const p of pieces) expect(p.length).toBeLessThanOrEqual(Math.max(LIST_CHUNK_BYTES, largest));
+    expect(pieces.filter((p) => p.length <= LIST_CHUNK_BYTES).length).toBeGreaterThan(1);
+    expect(Buffer.concat(pieces).equals(want)).toBe(true);
+    expect(encoded.buffer().equals(want)).toBe(true);
+    // The shared item's message was memoized, and is what a later list sends.
+    expect((memo.get(PROTOBUF_MEMO_KEY) as { raw: Buffer }).raw.equals(Buffer.from(message(items[4]!)))).toBe(true);
+    expect(toObject('ConfigMapList', decodeEnvelope(want).raw).items.map((i: { data: { v: string } }) => i.data.v.length)).toEqual(items.map((o) => o.data.v.length));
+  });
+
+  it('a lazy list: each item\'s message from its sources until `items` is read, then from the items', () => {
+    const objects = [cm, { ...cm, metadata: { name: 'c2' }, data: { a: 'é' } }];
+    let made = 0;
+    let asked = 0;
+    const list = lazyItemsList<{ apiVersion: string; kind: string; metadata: object; items: typeof objects }>(
+      { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '5' } },
+      { count: 2, json: () => { throw new Error('not JSON'); }, protobuf: (i) => (asked++, objectProtobuf(configMaps.schema, objects[i]!, undefined).raw) },
+      () => (made++, objects),
+    );
+    const fromSources = listProtobuf(configMaps.schema, list).buffer();
+    expect([made, asked]).toEqual([0, 2]);
+    expect(toObject('ConfigMapList', decodeEnvelope(fromSources).raw).items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['c1', 'c2']);
+    list.items = [objects[1]!];
+    expect(toObject('ConfigMapList', decodeEnvelope(listProtobuf(configMaps.schema, list).buffer()).raw).items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['c2']);
+    expect(asked).toBe(2);
   });
 
   it('Status with details and causes, and a watch frame around an enveloped object', () => {

@@ -12,11 +12,13 @@ import type { KubeObject, ListMeta } from '../../api/object.js';
 import { deleteOptionsSchema, statusSchema } from '../../schema/meta-schemas.js';
 import { listMetaSchema, objectMetaSchema } from '../../schema/object-meta-schema.js';
 import type { Schema } from '../../schema/schema.js';
+import { encodedList, type EncodedList } from '../encoded-list.js';
+import { unreadItemSources } from '../lazy-list.js';
 import { encodingMemo } from '../shared-json.js';
-import { decodeEnvelope, encodeEnveloped, encodeEnvelopedRaw, type DecodedEnvelope, type Enveloped } from './envelope.js';
+import { decodeEnvelope, encodeEnveloped, encodeEnvelopedRaw, envelopeHead, ENVELOPE_TRAILER, type DecodedEnvelope, type Enveloped } from './envelope.js';
 import { messageCodec } from './message-codec.js';
 import { WireReader } from './wire-reader.js';
-import { WIRE_LEN, WireWriter } from './wire-writer.js';
+import { putVarint, varintSize, WIRE_LEN, WireWriter } from './wire-writer.js';
 
 /** The memo key of an object's enveloped protobuf (`Enveloped`). */
 export const PROTOBUF_MEMO_KEY = 'pb';
@@ -50,31 +52,56 @@ export function objectProtobuf(schema: Schema, obj: KubeObject, memo: Map<string
   return e;
 }
 
-function writeListMeta(w: WireWriter, metadata: ListMeta | undefined): void {
+/** A list's ListMeta as its field (1) of the list message. */
+function listMetaField(metadata: ListMeta | undefined): Buffer {
+  const w = new WireWriter();
   w.tag(1, WIRE_LEN);
   const m = w.begin();
   if (metadata !== undefined) messageCodec(listMetaSchema).encode(w, metadata as Record<string, unknown>);
   w.end(m);
+  return w.finish();
 }
 
-/** A list of objects of `schema`: items reuse their memoized messages. */
-export function listProtobuf(schema: Schema, list: { apiVersion?: string; kind?: string; metadata?: ListMeta; items: readonly KubeObject[] }): Buffer {
-  return encodeEnveloped(list.apiVersion ?? '', list.kind ?? '', (w) => {
-    writeListMeta(w, list.metadata);
-    for (const item of list.items) {
-      const memo = encodingMemo(item);
-      if (memo !== undefined) {
-        const raw = objectProtobuf(schema, item, memo).raw;
-        w.tag(2, WIRE_LEN);
-        w.varint(raw.length);
-        w.raw(raw);
-        continue;
+/** An item's bare message: a shared object's memoized one (see `objectProtobuf`), else encoded now. */
+function itemMessage(schema: Schema, item: KubeObject): Uint8Array {
+  const memo = encodingMemo(item);
+  return memo === undefined ? encodeMessage(schema, item) : objectProtobuf(schema, item, memo).raw;
+}
+
+/**
+ * A list of objects of `schema` (`<Kind>List` {metadata = 1, items = 2}), enveloped, as segments: the items'
+ * messages are made (or taken from their memos) first, so the length is known before a byte is sent; a list
+ * from the watch cache whose items were not read takes each item's message from its sources
+ * (codec/lazy-list.ts), never decoding the cache's objects for it.
+ */
+export function listProtobuf(schema: Schema, list: { apiVersion?: string; kind?: string; metadata?: ListMeta; items: readonly KubeObject[] }): EncodedList {
+  const source = unreadItemSources(list);
+  const fromSource = source?.protobuf;
+  const count = fromSource !== undefined ? source!.count : list.items.length;
+  const items = new Array<Uint8Array>(count);
+  const meta = listMetaField(list.metadata);
+  let length = meta.length;
+  for (let i = 0; i < count; i++) {
+    const raw = fromSource !== undefined ? fromSource(i) : itemMessage(schema, list.items[i]!);
+    items[i] = raw;
+    length += 1 + varintSize(raw.length) + raw.length;
+  }
+  const head = Buffer.concat([envelopeHead(list.apiVersion ?? '', list.kind ?? '', length), meta]);
+  const trailer = ENVELOPE_TRAILER;
+  // Segments: the envelope's head with the ListMeta, each item as field 2, the envelope's trailer.
+  return encodedList({
+    count: count + 2,
+    bytes: head.length + (length - meta.length) + trailer.length,
+    size: (i) => (i === 0 ? head.length : i > count ? trailer.length : 1 + varintSize(items[i - 1]!.length) + items[i - 1]!.length),
+    write: (out, offset, i) => {
+      const segment = i === 0 ? head : i > count ? trailer : items[i - 1]!;
+      if (i > 0 && i <= count) {
+        out[offset++] = 0x12; // field 2, length-delimited
+        offset = putVarint(out, offset, segment.length);
       }
-      w.tag(2, WIRE_LEN);
-      const m = w.begin();
-      messageCodec(schema).encode(w, item);
-      w.end(m);
-    }
+      out.set(segment, offset);
+      return offset + segment.length;
+    },
   });
 }
 
@@ -89,16 +116,8 @@ export function partialObjectMetadataProtobuf(pom: { apiVersion: string; metadat
 }
 
 export function partialObjectMetadataListProtobuf(list: { apiVersion: string; metadata: ListMeta; items: readonly { metadata: unknown }[] }): Buffer {
-  return encodeEnveloped(list.apiVersion, 'PartialObjectMetadataList', (w) => {
-    writeListMeta(w, list.metadata);
-    const codec = messageCodec(partialObjectMetadataSchema);
-    for (const item of list.items) {
-      w.tag(2, WIRE_LEN);
-      const m = w.begin();
-      codec.encode(w, item as Record<string, unknown>);
-      w.end(m);
-    }
-  });
+  const items = list.items as readonly KubeObject[];
+  return listProtobuf(partialObjectMetadataSchema, { apiVersion: list.apiVersion, kind: 'PartialObjectMetadataList', metadata: list.metadata, items }).buffer();
 }
 
 export interface DecodedMessage extends DecodedEnvelope {

@@ -19,6 +19,23 @@ export const WIRE_FIXED64 = 1;
 export const WIRE_LEN = 2;
 export const WIRE_FIXED32 = 5;
 
+/** The length of the varint of `v` (0 <= v < 2^53). */
+export function varintSize(v: number): number {
+  let n = 1;
+  for (; v >= 128; n++) v = Math.floor(v / 128);
+  return n;
+}
+
+/** Writes the varint of `v` (0 <= v < 2^31) into `out` at `offset`; returns the offset after it. */
+export function putVarint(out: Uint8Array, offset: number, v: number): number {
+  while (v > 127) {
+    out[offset++] = (v & 127) | 128;
+    v >>>= 7;
+  }
+  out[offset++] = v;
+  return offset;
+}
+
 export class WireWriter {
   buf: Buffer;
   pos = 0;

@@ -11,7 +11,8 @@ import { recordWarnings } from './warnings.js';
 import type { Schema } from '../../schema/schema.js';
 import { encodeJson, encodeYaml, wantsPretty } from '../../codec/encode.js';
 import { gzipBody, shouldGzip } from '../../codec/gzip.js';
-import { LIST_CHUNK_BYTES, listJson, objectJson, type ListJson } from '../../codec/shared-json.js';
+import { LIST_CHUNK_BYTES, type EncodedList } from '../../codec/encoded-list.js';
+import { listJson, objectJson } from '../../codec/shared-json.js';
 import { listCbor, objectCbor } from '../../codec/cbor/object-cbor.js';
 import { encodeCbor } from '../../codec/cbor/encode.js';
 import { isCbor, isProtobuf, negotiateResponse, notAcceptableError, objectOffers, resourceConversions } from '../../codec/negotiate.js';
@@ -75,8 +76,12 @@ export async function respond(scope: RequestScope, status: number, body: Respons
   const span = ctx.state.trace === undefined ? undefined : serializeSpan(ctx, negotiated.offer.mediaType);
   try {
     let text: string | Buffer | undefined;
-    let list: ListJson | undefined;
-    if (isProtobuf(negotiated.offer)) text = protobufBody(schema, body, value, target?.kind);
+    let list: EncodedList | undefined;
+    if (isProtobuf(negotiated.offer)) {
+      // A list of the kind's objects in segments, as JSON below; other protobuf bodies as one Buffer.
+      if (body.type === 'list' && target === undefined) list = listProtobuf(schema, body.list);
+      else text = protobufBody(schema, body, value, target?.kind);
+    }
     else if (isCbor(negotiated.offer)) text = cborBody(schema, body, value, target !== undefined);
     else if (negotiated.offer.subtype === 'yaml') text = encodeYaml(value);
     else if (pretty || target !== undefined || body.type === 'raw') text = encodeJson(value, pretty);
@@ -94,7 +99,7 @@ export async function respond(scope: RequestScope, status: number, body: Respons
       span?.setAttribute('encoding', 'gzip');
       ctx.body = await gzipBody(list !== undefined ? list.buffer() : text!);
     } else if (list !== undefined && bytes > LIST_CHUNK_BYTES) {
-      // A large list goes out a piece at a time (ListJson.chunks), with its length known up front.
+      // A large list goes out a piece at a time (EncodedList.chunks), with its length known up front.
       ctx.body = Readable.from(list.chunks(), { objectMode: false });
       ctx.length = bytes;
     } else {
@@ -115,7 +120,7 @@ function protobufBody(schema: Schema, body: ResponseBody, value: unknown, conver
   if (conversion === 'PartialObjectMetadata') return partialObjectMetadataProtobuf(value as never);
   if (conversion === 'PartialObjectMetadataList') return partialObjectMetadataListProtobuf(value as never);
   if (body.type === 'object') return objectProtobuf(schema, body.object).bytes;
-  if (body.type === 'list') return listProtobuf(schema, body.list);
+  if (body.type === 'list') return listProtobuf(schema, body.list).buffer();
   const raw = body.value as { kind?: unknown };
   if (raw?.kind === 'Status') return statusProtobuf(raw);
   // Other bodies served as they are have no protobuf form.

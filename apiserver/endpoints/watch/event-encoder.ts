@@ -10,7 +10,8 @@
  * `pb:pom:<apiVersion>` and `cbor:pom:<apiVersion>` for PartialObjectMetadata). A protobuf frame only wraps
  * the memoized bytes. A JSON event of a kind served as stored whose object the cache has not decoded is not
  * serialized at all: its line is the object's served bytes (registry/generic/served-bytes.ts) between the
- * line's ends. Table watches (`kubectl get -w`) are rendered per watcher (their AGE cells depend on the
+ * line's ends; a protobuf event of such an object is encoded from a decoding the cache does not keep
+ * (registry/generic/served-protobuf.ts). Table watches (`kubectl get -w`) are rendered per watcher (their AGE cells depend on the
  * moment and their options on the request); as in Kubernetes, only the first Table event carries the column
  * definitions.
  *
@@ -26,6 +27,7 @@ import { objectCbor } from '../../codec/cbor/object-cbor.js';
 import { encodeCborWatchEvent, encodeCborWatchEventValue } from '../../codec/cbor/watch-event.js';
 import { memoJson } from '../../codec/shared-json.js';
 import { servedBytes } from '../../registry/generic/served-bytes.js';
+import { servedProtobuf } from '../../registry/generic/served-protobuf.js';
 import { statusBody, wireDetails } from '../../errors/status-body.js';
 import type { StatusError } from '../../errors/status-error.js';
 import type { KindStrategy } from '../../registry/kind-strategy.js';
@@ -46,7 +48,8 @@ export interface EventEncoderOptions {
   readonly format?: WatchFormat;
   /**
    * The kind serves what it stores (`StoredShape.converts` false): a JSON event of an object the cache has
-   * not decoded is written from its served bytes (registry/generic/served-bytes.ts), never decoding it.
+   * not decoded is written from its served bytes (registry/generic/served-bytes.ts), a protobuf event from
+   * a decoding the cache does not keep (served-protobuf.ts).
    */
   readonly servedAsStored?: boolean;
 }
@@ -127,7 +130,10 @@ function protobufEventEncoder(o: EventEncoderOptions): EventEncoder {
   const target = o.target;
   const pomApiVersion = target?.kind === 'PartialObjectMetadata' ? `${target.group}/${target.version}` : undefined;
   const object = (cached: CachedObject<KubeObject>): Buffer => {
-    if (pomApiVersion === undefined) return objectProtobuf(schema, cached.object, cached.memo).bytes;
+    if (pomApiVersion === undefined) {
+      // Served as stored: an object the cache has not decoded stays undecoded (served-protobuf.ts).
+      return o.servedAsStored === true ? servedProtobuf(schema, cached).bytes : objectProtobuf(schema, cached.object, cached.memo).bytes;
+    }
     return memoized(cached, `pb:pom:${pomApiVersion}`, () => partialObjectMetadataProtobuf(toPartialObjectMetadata(cached.object, pomApiVersion)));
   };
   const bookmark = (revision: number, initialEventsEnd: boolean): Buffer => {

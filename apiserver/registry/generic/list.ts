@@ -27,10 +27,13 @@ import { parseResourceVersion, requireNotOlderThan } from './resource-version.js
 import { objectFilter, objectPredicate } from './object-filter.js';
 import { storageToStatus, translated } from './storage-errors.js';
 import { isPromise } from '../versioned-storage.js';
-import { itemJson, lazyItemsList, type ItemJson } from '../../codec/shared-json.js';
+import { lazyItemsList } from '../../codec/lazy-list.js';
+import { servesProtobuf } from '../../codec/protobuf/protobuf-codec.js';
+import { itemJson, type ItemJson } from '../../codec/shared-json.js';
 import type { CachedObject } from '../../../storage/cache/types.js';
 import type { StoredShape } from './stored-shape.js';
 import { servedBytes } from './served-bytes.js';
+import { servedProtobuf } from './served-protobuf.js';
 
 const MAX_PAGE = 10_000;
 
@@ -146,10 +149,16 @@ async function listFromCache(ctx: RegistryContext, namespace: string, opts: List
   const head = { apiVersion: ctx.apiVersion, kind: `${ctx.strategy.kind}List`, metadata: { resourceVersion: String(res.revision) } };
   const shape = ctx.shape;
   if (!shape.converts) {
-    // Served as stored: objects nobody has decoded are sent as JSON straight from their stored bytes, and
-    // decoded only if something reads the list's items (a Table, protobuf, an audit of the response).
+    // Served as stored: objects nobody has decoded are sent as JSON straight from their stored bytes, or as
+    // protobuf from a decoding kept by nobody, and decoded into the cache only if something reads the list's
+    // items (a Table, an audit of the response).
     const cs = res.items;
-    return lazyItemsList<KubeList>(head, cs.length, (i) => cachedItemJson(shape, cs[i]!), () => shape.cachedList(cs) as KubeObject[]);
+    const schema = ctx.strategy.schema;
+    return lazyItemsList<KubeList>(head, {
+      count: cs.length,
+      json: (i) => cachedItemJson(shape, cs[i]!),
+      ...(servesProtobuf(schema) ? { protobuf: (i: number) => servedProtobuf(schema, cs[i]!).raw } : {}),
+    }, () => shape.cachedList(cs) as KubeObject[]);
   }
   // The served forms, memoized and marked shared: responses reuse their encodings (codec/shared-json.ts).
   const served = shape.cachedList(res.items);
