@@ -37,6 +37,8 @@ describe('record codec', () => {
   it('round-trips transactions and compactions; values are views into the frame', () => {
     expect(Buffer.from(txn.values[0]!).toString()).toBe('hello');
     expect(txn.values[0]!.buffer).toBe(txn.frame.buffer);
+    // Memory of the frame's own, not a slice of node's shared pool that the kept value would pin whole.
+    expect(txn.frame.buffer.byteLength).toBe(txn.frame.length);
     const { records, scan } = decodeAll(log);
     expect(scan).toEqual({ validEnd: log.length, problem: undefined });
     expect(records).toEqual([
