@@ -10,7 +10,7 @@
  * UTF-8 length (each item's byte length is memoized too): as one Buffer, or as pieces of 64 KiB made as the
  * response is sent (a large list's bytes then never sit in memory whole).
  */
-import { encodedList, type EncodedList } from './encoded-list.js';
+import { LIST_CHUNK_BYTES, type EncodedList } from './encoded-list.js';
 import { unreadItemSources } from './lazy-list.js';
 
 /** The memo key of an object's compact JSON text (shared with the watch event encoder). */
@@ -75,7 +75,7 @@ export function itemJson(item: unknown): { text: string; bytes: number } {
   return { text, bytes };
 }
 
-/** A list's compact JSON in segments: the text before the items, each item's text and byte length, the rest. */
+/** A list's compact JSON in pieces: the text before the items, each item's text and byte length, the rest. */
 interface ListPieces {
   readonly head: string;
   readonly items: readonly ItemJson[];
@@ -125,14 +125,14 @@ function listPieces(list: { readonly items: readonly unknown[] }): ListPieces | 
  * and then the latin1 copy, a plain byte copy, writes the same bytes faster than the UTF-8 encoder.
  */
 function put(out: Buffer, offset: number, text: string, bytes: number): number {
-  return offset + out.write(text, offset, bytes, bytes === text.length ? 'latin1' : 'utf8');
+  return out.write(text, offset, bytes, bytes === text.length ? 'latin1' : 'utf8');
 }
 
-/** Writes an item's JSON into `out` at `offset`; returns the new offset. */
+/** Writes an item's JSON into `out` at `offset`; returns its byte length. */
 function putItem(out: Buffer, offset: number, e: ItemJson): number {
   if (!(e instanceof Uint8Array)) return put(out, offset, e.text, e.bytes);
   out.set(e, offset);
-  return offset + e.length;
+  return e.length;
 }
 
 /** An item's UTF-8 length. */
@@ -149,24 +149,46 @@ export function listJson(list: { readonly items: readonly unknown[] }): EncodedL
     const whole = Buffer.from(JSON.stringify(list));
     return { bytes: whole.length, buffer: () => whole, chunks: () => [whole] };
   }
-  // Segments: the head, each item (after the first with its comma), the tail.
-  const n = p.items.length;
-  const headBytes = Buffer.byteLength(p.head);
-  const tailBytes = Buffer.byteLength(p.tail);
-  return encodedList({
-    count: n + 2,
-    bytes: p.bytes,
-    size: (i) => (i === 0 ? headBytes : i > n ? tailBytes : itemBytes(p.items[i - 1]!) + (i > 1 ? 1 : 0)),
-    write: (out, offset, i) => {
-      if (i === 0) return put(out, offset, p.head, headBytes);
-      if (i > n) return put(out, offset, p.tail, tailBytes);
-      if (i > 1) out[offset++] = 0x2c; // ','
-      return putItem(out, offset, p.items[i - 1]!);
-    },
-  });
+  return { bytes: p.bytes, buffer: () => wholeList(p), chunks: () => listChunks(p) };
 }
 
 /** `listJson(list).buffer()`. */
 export function listJsonBuffer(list: { readonly items: readonly unknown[] }): Buffer {
   return listJson(list).buffer();
+}
+
+function wholeList(p: ListPieces): Buffer {
+  const out = Buffer.allocUnsafe(p.bytes);
+  let offset = out.write(p.head, 0, 'utf8');
+  for (let i = 0; i < p.items.length; i++) {
+    if (i > 0) out[offset++] = 0x2c; // ','
+    offset += putItem(out, offset, p.items[i]!);
+  }
+  offset += out.write(p.tail, offset, 'utf8');
+  if (offset !== p.bytes) throw new Error(`listJson: wrote ${offset} of ${p.bytes} bytes`);
+  return out;
+}
+
+function* listChunks(p: ListPieces): Generator<Buffer> {
+  let out = Buffer.allocUnsafe(Math.max(LIST_CHUNK_BYTES, Buffer.byteLength(p.head)));
+  let offset = out.write(p.head, 0, 'utf8');
+  for (let i = 0; i < p.items.length; i++) {
+    const e = p.items[i]!;
+    const need = itemBytes(e) + 1;
+    if (offset + need > out.length) {
+      yield out.subarray(0, offset);
+      out = Buffer.allocUnsafe(Math.max(LIST_CHUNK_BYTES, need));
+      offset = 0;
+    }
+    if (i > 0) out[offset++] = 0x2c; // ','
+    offset += putItem(out, offset, e);
+  }
+  const tail = Buffer.byteLength(p.tail);
+  if (offset + tail > out.length) {
+    yield out.subarray(0, offset);
+    out = Buffer.allocUnsafe(tail);
+    offset = 0;
+  }
+  offset += out.write(p.tail, offset, 'utf8');
+  yield out.subarray(0, offset);
 }

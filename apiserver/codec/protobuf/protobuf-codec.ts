@@ -12,7 +12,7 @@ import type { KubeObject, ListMeta } from '../../api/object.js';
 import { deleteOptionsSchema, statusSchema } from '../../schema/meta-schemas.js';
 import { listMetaSchema, objectMetaSchema } from '../../schema/object-meta-schema.js';
 import type { Schema } from '../../schema/schema.js';
-import { encodedList, type EncodedList } from '../encoded-list.js';
+import { LIST_CHUNK_BYTES, type EncodedList } from '../encoded-list.js';
 import { unreadItemSources } from '../lazy-list.js';
 import { encodingMemo } from '../shared-json.js';
 import { decodeEnvelope, encodeEnveloped, encodeEnvelopedRaw, envelopeHead, ENVELOPE_TRAILER, type DecodedEnvelope, type Enveloped } from './envelope.js';
@@ -69,8 +69,8 @@ function itemMessage(schema: Schema, item: KubeObject): Uint8Array {
 }
 
 /**
- * A list of objects of `schema` (`<Kind>List` {metadata = 1, items = 2}), enveloped, as segments: the items'
- * messages are made (or taken from their memos) first, so the length is known before a byte is sent; a list
+ * A list of objects of `schema` (`<Kind>List` {metadata = 1, items = 2}), enveloped: the items' messages are
+ * made (or taken from their memos) first, so the length is known before a byte is sent; a list
  * from the watch cache whose items were not read takes each item's message from its sources
  * (codec/lazy-list.ts), never decoding the cache's objects for it.
  */
@@ -84,25 +84,54 @@ export function listProtobuf(schema: Schema, list: { apiVersion?: string; kind?:
   for (let i = 0; i < count; i++) {
     const raw = fromSource !== undefined ? fromSource(i) : itemMessage(schema, list.items[i]!);
     items[i] = raw;
-    length += 1 + varintSize(raw.length) + raw.length;
+    length += itemBytes(raw);
   }
   const head = Buffer.concat([envelopeHead(list.apiVersion ?? '', list.kind ?? '', length), meta]);
-  const trailer = ENVELOPE_TRAILER;
-  // Segments: the envelope's head with the ListMeta, each item as field 2, the envelope's trailer.
-  return encodedList({
-    count: count + 2,
-    bytes: head.length + (length - meta.length) + trailer.length,
-    size: (i) => (i === 0 ? head.length : i > count ? trailer.length : 1 + varintSize(items[i - 1]!.length) + items[i - 1]!.length),
-    write: (out, offset, i) => {
-      const segment = i === 0 ? head : i > count ? trailer : items[i - 1]!;
-      if (i > 0 && i <= count) {
-        out[offset++] = 0x12; // field 2, length-delimited
-        offset = putVarint(out, offset, segment.length);
-      }
-      out.set(segment, offset);
-      return offset + segment.length;
-    },
-  });
+  const bytes = head.length + (length - meta.length) + ENVELOPE_TRAILER.length;
+  return { bytes, buffer: () => wholeList(head, items, bytes), chunks: () => listChunks(head, items) };
+}
+
+/** Writes item message `raw` as field 2 of the list message into `out` at `offset`; returns the new offset. */
+function putItem(out: Buffer, offset: number, raw: Uint8Array): number {
+  out[offset] = 0x12; // field 2, length-delimited
+  offset = putVarint(out, offset + 1, raw.length);
+  out.set(raw, offset);
+  return offset + raw.length;
+}
+
+const itemBytes = (raw: Uint8Array): number => 1 + varintSize(raw.length) + raw.length;
+
+function wholeList(head: Buffer, items: readonly Uint8Array[], bytes: number): Buffer {
+  const out = Buffer.allocUnsafe(bytes);
+  out.set(head, 0);
+  let offset = head.length;
+  for (const raw of items) offset = putItem(out, offset, raw);
+  out.set(ENVELOPE_TRAILER, offset);
+  offset += ENVELOPE_TRAILER.length;
+  if (offset !== bytes) throw new Error(`listProtobuf: wrote ${offset} of ${bytes} bytes`);
+  return out;
+}
+
+function* listChunks(head: Buffer, items: readonly Uint8Array[]): Generator<Buffer> {
+  let out = Buffer.allocUnsafe(Math.max(LIST_CHUNK_BYTES, head.length));
+  out.set(head, 0);
+  let offset = head.length;
+  for (const raw of items) {
+    const need = itemBytes(raw);
+    if (offset + need > out.length) {
+      yield out.subarray(0, offset);
+      out = Buffer.allocUnsafe(Math.max(LIST_CHUNK_BYTES, need));
+      offset = 0;
+    }
+    offset = putItem(out, offset, raw);
+  }
+  if (offset + ENVELOPE_TRAILER.length > out.length) {
+    yield out.subarray(0, offset);
+    out = Buffer.allocUnsafe(ENVELOPE_TRAILER.length);
+    offset = 0;
+  }
+  out.set(ENVELOPE_TRAILER, offset);
+  yield out.subarray(0, offset + ENVELOPE_TRAILER.length);
 }
 
 /** A `Status` (success or failure), enveloped as `v1` Status. */
