@@ -78,7 +78,7 @@ export async function respond(scope: RequestScope, status: number, body: Respons
     let text: string | Buffer | undefined;
     let list: EncodedList | undefined;
     if (isProtobuf(negotiated.offer)) {
-      // A list of the kind's objects in segments, as JSON below; other protobuf bodies as one Buffer.
+      // A list of the kind's objects goes out as a JSON list does (below); other protobuf bodies as one Buffer.
       if (body.type === 'list' && target === undefined) list = listProtobuf(schema, body.list);
       else text = protobufBody(schema, body, value, target?.kind);
     }
