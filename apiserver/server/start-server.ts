@@ -1,10 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { startCompactor } from '../../storage/compactor.js';
 import type { Store } from '../../storage/interface.js';
-import { openStore } from '../../storage/open-store.js';
 import { adminUser } from '../auth/admin-credentials.js';
 import { localServerUrl, writeAdminKubeconfig } from '../auth/kubeconfig.js';
 import { bearerTokenAuthenticator } from '../auth/bearer-token.js';
@@ -38,13 +35,15 @@ import type { ServiceIPRange } from '../registry/kinds/core/service-allocation/i
 import type { AdmissionPlugin } from '../admission/plugin.js';
 import type { ServedResources } from '../registry/served-resources.js';
 import { assembleAggregator, type AggregationOptions } from './assemble-aggregator.js';
+import { assembleStore } from './assemble-store.js';
+import { assembleMetrics } from './assemble-metrics.js';
+import { dropCountOnStop } from '../metrics/storage-metrics.js';
 import { startCustomResourceController } from '../apiextensions/serving/crd-controller.js';
 import { policyAdmissionOf } from './assemble-admission.js';
 import type { PolicyAdmission } from '../admission/policy/policy-admission.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import { applyHttpServerLimits, httpServerLimits, httpServerOptions, type HttpServerLimits } from './http-server-limits.js';
 import { FlowControl } from '../flowcontrol/flow-control.js';
-import { FlowControlMetrics } from '../metrics/flowcontrol-metrics.js';
 import { LifecycleSignals, type LifecycleState } from './lifecycle-signals.js';
 import { gracefulShutdown } from './graceful-shutdown.js';
 import { startStoreReadiness } from './store-readiness.js';
@@ -53,22 +52,11 @@ import type { Authorizer } from '../authorization/authorizer.js';
 import { OWNER_REFERENCES_PERMISSION_ENFORCEMENT, ownerReferencesPermissionEnforcement } from '../admission/plugins/owner-references-permission.js';
 import { unlistableRules } from '../authorization/rules.js';
 import type { ServerServices } from '../registry/kind-strategy.js';
-import { Registry } from 'prom-client';
 import { createWatchCache } from '../../storage/cache/watch-cache.js';
 import { internServed } from '../registry/generic/served-bytes.js';
 import type { KubeObject } from '../api/object.js';
 import { decodeObject } from '../registry/generic/object-codec.js';
-import { watchCacheMetrics } from '../metrics/watch-cache-metrics.js';
-import { RequestMetrics } from '../metrics/request-metrics.js';
-import { AuthMetrics } from '../metrics/auth-metrics.js';
 import { openAuditLog } from '../audit/audit-log.js';
-import { dropCountOnStop, storageMetrics, storageSizeMetrics } from '../metrics/storage-metrics.js';
-import { admissionMetrics, policyCheckMetrics } from '../metrics/admission-metrics.js';
-import { runtimeMetrics } from '../metrics/runtime-metrics.js';
-import { instrumentStore } from '../../storage/instrumented-store.js';
-import { openEncryptionAtRest } from '../encryption/encryption-at-rest.js';
-import { openSizeMonitor } from '../../storage/size-monitor.js';
-import { tlsUnusedByEndpoints } from '../../storage/etcd/client-tls.js';
 import { RequestTracing } from '../tracing/request-tracing.js';
 
 export interface StartOptions {
@@ -148,77 +136,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const saConfig = auth.serviceAccounts;
     const tokenAuthenticators: BearerTokenAuthenticator[] = [auth.staticTokens];
 
-    let store = options.store;
-    if (config.storage.backend === 'etcd' && tlsUnusedByEndpoints(config.storage.endpoints, config.storage.tls)) {
-      // As kube's etcd client: http:// members are dialed in plain text, the TLS files go unused.
-      logger.warn({ endpoints: config.storage.endpoints }, 'the etcd servers are http:// URLs: --etcd-cafile, --etcd-certfile and --etcd-keyfile are not used');
-    }
-    if (store === undefined) {
-      const opened = await openStore(
-        config.storage.backend === 'etcd'
-          ? { backend: 'etcd', endpoints: config.storage.endpoints, tls: config.storage.tls }
-          : { backend: 'memory', dataDir: join(config.dataDir, 'store'), logger: logger.child({ component: 'memory-store' }) },
-      );
-      cleanups.push(() => opened.close());
-      store = opened;
-    }
-    // --encryption-provider-config: the transforming store goes right over the backend, so everything above
-    // sees plaintext; every stored object is checked readable first (a wrong or missing key stops the start).
-    const encryption = config.encryption === undefined
-      ? undefined
-      : openEncryptionAtRest({ file: config.encryption.file, naming: names, prefix: config.storagePrefix, kinds: builtinKinds(names) });
-    if (encryption !== undefined) {
-      const { checked } = await encryption.checkStored(store);
-      logger.info({ checked, resources: encryption.transformers.current.configured }, 'encryption at rest: every stored object is readable');
-      store = encryption.wrap(store);
-    }
-    const theStore = store;
+    const { store: theStore, encryption } = await assembleStore(config, names, logger, cleanups, options.store);
 
-    if (config.compactionIntervalMs > 0) {
-      const compactor = startCompactor(theStore, {
-        intervalMs: config.compactionIntervalMs,
-        onCompacted: (revision) => logger.debug({ revision }, 'compacted'),
-        onError: (err) => logger.warn({ err }, 'compaction failed'),
-      });
-      cleanups.push(() => compactor.stop());
-    }
-
-    const metrics = new Registry();
-    const cacheMetrics = watchCacheMetrics(metrics);
-    // Request metrics (apiserver/metrics/request-metrics.ts): the families are always served; recording is
-    // on unless --request-metrics=false (the benchmark's baseline).
-    const requestMetrics = new RequestMetrics(metrics, names);
-    const authMetrics = new AuthMetrics(metrics);
-    const flowControlMetrics = new FlowControlMetrics(metrics);
-    const recordRequests = config.requestMetrics !== false;
-    if (recordRequests) {
-      const stopInflightPeriods = requestMetrics.startInflightPeriods();
-      cleanups.push(async () => stopInflightPeriods());
-    }
-    // Storage, admission and runtime metrics (apiserver/metrics/). Store calls are timed per resource by
-    // one wrapper each (storage/instrumented-store.ts); sampled requests get another with the tracer's
-    // per-call hook (tracing/traced-resource.ts).
-    const storeMetrics = storageMetrics(metrics);
-    const admissionTimings = admissionMetrics(metrics);
-    const policyChecks = policyCheckMetrics(metrics);
-    // --request-metrics=false also leaves store calls and admission unrecorded (the benchmark's baseline).
-    const storeFor = (type: string): Store =>
-      instrumentStore(theStore, type, recordRequests ? { metrics: storeMetrics } : {});
-    if (encryption !== undefined) {
-      encryption.instrument(metrics);
-      if (config.encryption?.automaticReload === true) {
-        const reload = encryption.startReload(metrics, logger.child({ component: 'encryption-config' }));
-        cleanups.push(async () => reload.stop());
-      }
-    }
-    const runtime = runtimeMetrics(metrics);
-    cleanups.push(async () => runtime.stop());
-    const storeSize = storageSizeMetrics(
-      metrics,
-      openSizeMonitor(config.storage.backend === 'etcd' ? { backend: 'etcd', endpoints: config.storage.endpoints, tls: config.storage.tls } : { backend: 'memory', dataDir: join(config.dataDir, 'store') }),
-      { backend: config.storage.backend === 'etcd' ? 'etcd' : 'embedded', onError: (err) => logger.debug({ err }, 'reading the storage size') },
-    );
-    cleanups.push(() => storeSize.stop());
+    const { metrics, cacheMetrics, requestMetrics, authMetrics, flowControlMetrics, recordRequests, storeMetrics, admissionTimings, policyChecks, storeFor } =
+      assembleMetrics(config, names, theStore, encryption, logger, cleanups);
     // RBAC decides from an index of the RBAC objects, fed by their watch caches (or the bootstrap policy
     // when this server does not serve them); the server listens once it holds their current state.
     const rbacIndex = authorizationModes.includes('RBAC') ? new RbacIndex(names.group('rbac')) : undefined;
