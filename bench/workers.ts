@@ -27,7 +27,11 @@ function family(pid: number): number[] {
     return [pid]; // pgrep exits 1 when there are no children
   }
 }
-const cpuOf = (pids: readonly number[]): number => pids.reduce((s, p) => s + cpuTimes(p).user + cpuTimes(p).system, 0);
+const cpuOf = (pids: readonly number[]): number =>
+  pids.reduce((s, p) => {
+    const t = cpuTimes(p);
+    return s + t.user + t.system;
+  }, 0);
 const rssOf = (pids: readonly number[]): number =>
   pids.reduce((s, p) => s + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) * 1024, 0);
 

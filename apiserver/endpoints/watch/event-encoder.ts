@@ -11,9 +11,9 @@
  * the memoized bytes. A JSON event of a kind served as stored whose object the cache has not decoded is not
  * serialized at all: its line is the object's served bytes (registry/generic/served-bytes.ts) between the
  * line's ends; a protobuf event of such an object is encoded from a decoding the cache does not keep
- * (registry/generic/served-protobuf.ts). Table watches (`kubectl get -w`) are rendered per watcher (their AGE cells depend on the
- * moment and their options on the request); as in Kubernetes, only the first Table event carries the column
- * definitions.
+ * (registry/generic/served-protobuf.ts). Table watches (`kubectl get -w`) are rendered per watcher (their
+ * AGE cells depend on the moment and their options on the request); as in Kubernetes, only the first Table
+ * event carries the column definitions.
  *
  * BOOKMARK objects carry only kind, apiVersion and `metadata.resourceVersion` (plus the
  * `k8s.io/initial-events-end` annotation that ends `sendInitialEvents`); ERROR objects are Status bodies.
