@@ -61,11 +61,7 @@ export class WireWriter {
     const buf = this.buf;
     let pos = this.pos;
     if (v >= 0 && v < 0x80000000) {
-      while (v > 127) {
-        buf[pos++] = (v & 127) | 128;
-        v >>>= 7;
-      }
-      buf[pos++] = v;
+      pos = putVarint(buf, pos, v);
     } else if (v >= 0) {
       while (v > 127) {
         buf[pos++] = (v % 128) | 128;

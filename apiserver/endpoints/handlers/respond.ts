@@ -120,8 +120,8 @@ function protobufBody(schema: Schema, body: ResponseBody, value: unknown, conver
   if (conversion === 'PartialObjectMetadata') return partialObjectMetadataProtobuf(value as never);
   if (conversion === 'PartialObjectMetadataList') return partialObjectMetadataListProtobuf(value as never);
   if (body.type === 'object') return objectProtobuf(schema, body.object).bytes;
-  if (body.type === 'list') return listProtobuf(schema, body.list).buffer();
-  const raw = body.value as { kind?: unknown };
+  // (A list without a conversion is sent by `respond` itself, in pieces; Table is never offered in protobuf.)
+  const raw = body.type === 'raw' ? (body.value as { kind?: unknown }) : undefined;
   if (raw?.kind === 'Status') return statusProtobuf(raw);
   // Other bodies served as they are have no protobuf form.
   throw notAcceptable(['application/json', 'application/yaml']);

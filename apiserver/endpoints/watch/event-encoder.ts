@@ -129,13 +129,13 @@ function protobufEventEncoder(o: EventEncoderOptions): EventEncoder {
   const schema = o.strategy.schema;
   const target = o.target;
   const pomApiVersion = target?.kind === 'PartialObjectMetadata' ? `${target.group}/${target.version}` : undefined;
-  const object = (cached: CachedObject<KubeObject>): Buffer => {
-    if (pomApiVersion === undefined) {
-      // Served as stored: an object the cache has not decoded stays undecoded (served-protobuf.ts).
-      return o.servedAsStored === true ? servedProtobuf(schema, cached).bytes : objectProtobuf(schema, cached.object, cached.memo).bytes;
-    }
-    return memoized(cached, `pb:pom:${pomApiVersion}`, () => partialObjectMetadataProtobuf(toPartialObjectMetadata(cached.object, pomApiVersion)));
-  };
+  // Chosen once per watch: served as stored, an object the cache has not decoded stays undecoded
+  // (served-protobuf.ts).
+  const object: (cached: CachedObject<KubeObject>) => Buffer = pomApiVersion !== undefined
+    ? (cached) => memoized(cached, `pb:pom:${pomApiVersion}`, () => partialObjectMetadataProtobuf(toPartialObjectMetadata(cached.object, pomApiVersion)))
+    : o.servedAsStored === true
+      ? (cached) => servedProtobuf(schema, cached).bytes
+      : (cached) => objectProtobuf(schema, cached.object, cached.memo).bytes;
   const bookmark = (revision: number, initialEventsEnd: boolean): Buffer => {
     const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
     if (initialEventsEnd) metadata['annotations'] = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
