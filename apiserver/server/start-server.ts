@@ -347,11 +347,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         resolve();
       });
     });
-    cleanups.push(async () => {
+    const closeListener = async (): Promise<void> => {
       server.close();
       server.closeAllConnections();
       await serverClosed.promise;
-    });
+    };
+    cleanups.push(closeListener);
     const port = (server.address() as AddressInfo).port;
     const url = localServerUrl(config.bindAddress, port);
     markListening(port);
@@ -407,7 +408,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
           sendRetryAfter: config.shutdownSendRetryAfter !== false,
           logger,
         });
-        cleanups.pop(); // the listener is closed already
+        // The listener is closed already. (Not `pop()`: cleanups pushed after it, the replica's identity
+        // record among them, must still run.)
+        cleanups.splice(cleanups.indexOf(closeListener), 1);
         await cleanup();
         logger.info('stopped');
       })();

@@ -34,7 +34,8 @@ describeBackends(all, (b) => {
       storagePrefix: `/registry-kubesvc-${process.pid}`,
       serviceClusterIPRanges: parseServiceClusterIPRanges('10.96.0.0/16'),
       endpointReconcileIntervalMs: 100,
-      masterLeaseTtlSeconds: 5,
+      // Longer than any wait below: a record that goes within one was deleted, not expired.
+      masterLeaseTtlSeconds: 60,
     };
     const a: TestApi = await b.start({ ...common, advertiseAddress: '10.1.0.11' });
     const c: TestApi = await b.start({ ...common, advertiseAddress: '10.1.0.12' });
