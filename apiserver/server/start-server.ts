@@ -1,12 +1,10 @@
 import { mkdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { Store } from '../../storage/interface.js';
 import { adminUser } from '../auth/admin-credentials.js';
 import { localServerUrl, writeAdminKubeconfig } from '../auth/kubeconfig.js';
 import { bearerTokenAuthenticator } from '../auth/bearer-token.js';
 import type { BearerTokenAuthenticator } from '../auth/authenticator.js';
-import { startServingTls } from './serving-tls.js';
+import { listenHttps } from './listen-https.js';
 import { oidcDiscoveryEndpoints } from '../endpoints/oidc-discovery.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { pingCheck, type HealthCheck } from '../endpoints/health-check.js';
@@ -42,7 +40,7 @@ import { startCustomResourceController } from '../apiextensions/serving/crd-cont
 import { policyAdmissionOf } from './assemble-admission.js';
 import type { PolicyAdmission } from '../admission/policy/policy-admission.js';
 import { InFlightRequests } from './in-flight-requests.js';
-import { applyHttpServerLimits, httpServerLimits, httpServerOptions, type HttpServerLimits } from './http-server-limits.js';
+import type { HttpServerLimits } from './http-server-limits.js';
 import { FlowControl } from '../flowcontrol/flow-control.js';
 import { LifecycleSignals, type LifecycleState } from './lifecycle-signals.js';
 import { gracefulShutdown } from './graceful-shutdown.js';
@@ -322,38 +320,18 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       api,
     });
 
-    // Serving and SNI certificates followed on disk, client CA names, version and ciphers (tls/dynamic-serving.ts).
-    const serving = await startServingTls(config, auth.clientCas, logger, metrics);
-    cleanups.push(async () => serving.stop());
-    const httpLimits = httpServerLimits(config.requestTimeoutMs, options.httpLimits);
-    const server = createServer({
-      ...httpServerOptions(httpLimits),
-      ...serving.serverOptions(),
-      // Client certificates are asked for, never required here: each authenticator verifies the peer chain
-      // against its own bundle (a connection without one is still served).
-      ...(auth.clientCas.length > 0 ? { requestCert: true, rejectUnauthorized: false } : {}),
-    }, app.callback());
-    applyHttpServerLimits(server, httpLimits);
-    serving.attach(server);
-    server.on('tlsClientError', (err) => {
-      requestMetrics.tlsHandshakeError();
-      logger.debug({ err: err.message }, 'TLS handshake failed');
+    const listener = await listenHttps({
+      config,
+      handler: app.callback(),
+      clientCas: auth.clientCas,
+      logger,
+      metrics,
+      onTlsClientError: () => requestMetrics.tlsHandshakeError(),
+      httpLimits: options.httpLimits,
+      cleanups,
     });
-    const serverClosed = listenAndTrackClose(server);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.securePort, config.bindAddress, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const closeListener = async (): Promise<void> => {
-      server.close();
-      server.closeAllConnections();
-      await serverClosed.promise;
-    };
-    cleanups.push(closeListener);
-    const port = (server.address() as AddressInfo).port;
+    cleanups.push(listener.close);
+    const { server, port } = listener;
     const url = localServerUrl(config.bindAddress, port);
     markListening(port);
     // This replica's identity record (the `kubernetes` endpoints are the live records), when it serves the API.
@@ -401,7 +379,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         await gracefulShutdown({
           signals,
           server,
-          serverClosed: serverClosed.promise,
+          serverClosed: listener.closed,
           registry,
           delayMs: config.shutdownDelayMs,
           timeoutMs: config.shutdownTimeoutMs,
@@ -410,7 +388,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         });
         // The listener is closed already. (Not `pop()`: cleanups pushed after it, the replica's identity
         // record among them, must still run.)
-        cleanups.splice(cleanups.indexOf(closeListener), 1);
+        cleanups.splice(cleanups.indexOf(listener.close), 1);
         await cleanup();
         logger.info('stopped');
       })();
@@ -433,9 +411,4 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     await cleanup();
     throw err;
   }
-}
-
-/** Resolves when the server emitted 'close' (all connections gone after `close()`). */
-function listenAndTrackClose(server: Server): { readonly promise: Promise<void> } {
-  return { promise: new Promise((resolve) => server.once('close', () => resolve())) };
 }
