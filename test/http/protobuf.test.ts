@@ -80,7 +80,7 @@ describeBackends(all, (b) => {
     expect(p.object.metadata.name).toBe(name);
   });
 
-  it('a list larger than a piece (64 KiB) goes out in pieces: the items of the JSON list, with its Content-Length; gzip too', async () => {
+  it('a list larger than a piece (64 KiB) goes out in pieces: the items of the JSON list, with its Content-Length; as PartialObjectMetadataList and gzip too', async () => {
     const big = `/api/v1/namespaces/${await createNamespace(api)}/configmaps`;
     const names = Array.from({ length: 40 }, (_, i) => `big-${i}`);
     for (const name of names) {
@@ -98,6 +98,15 @@ describeBackends(all, (b) => {
         json.items.map((i: any) => [i.metadata.name, i.metadata.resourceVersion, i.data.v]),
       );
     }
+    // Their metadata only (what metadata informers ask for), in pieces as well.
+    const pom = await api.request('GET', big, { headers: { Accept: `${PB};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` }, query: { resourceVersion: '0' } });
+    expect(pom.status).toBe(200);
+    expect(Number(pom.headers['content-length'])).toBe(pom.raw.length);
+    const metas = open(pom.raw, 'PartialObjectMetadataList');
+    expect([metas.apiVersion, metas.kind]).toEqual(['meta.k8s.io/v1', 'PartialObjectMetadataList']);
+    expect(metas.object.items.map((i: any) => [i.metadata.name, i.metadata.resourceVersion])).toEqual(
+      json.items.map((i: any) => [i.metadata.name, i.metadata.resourceVersion]),
+    );
     const zipped = await api.request('GET', big, { headers: { Accept: PB, 'Accept-Encoding': 'gzip' }, query: { resourceVersion: '0' } });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(open(gunzipSync(zipped.raw), 'ConfigMapList').object.items).toHaveLength(names.length);

@@ -144,9 +144,10 @@ export function partialObjectMetadataProtobuf(pom: { apiVersion: string; metadat
   return encodeEnveloped(pom.apiVersion, 'PartialObjectMetadata', (w) => messageCodec(partialObjectMetadataSchema).encode(w, pom));
 }
 
-export function partialObjectMetadataListProtobuf(list: { apiVersion: string; metadata: ListMeta; items: readonly { metadata: unknown }[] }): Buffer {
+/** A PartialObjectMetadataList, as `listProtobuf` sends a list. */
+export function partialObjectMetadataListProtobuf(list: { apiVersion: string; metadata: ListMeta; items: readonly { metadata: unknown }[] }): EncodedList {
   const items = list.items as readonly KubeObject[];
-  return listProtobuf(partialObjectMetadataSchema, { apiVersion: list.apiVersion, kind: 'PartialObjectMetadataList', metadata: list.metadata, items }).buffer();
+  return listProtobuf(partialObjectMetadataSchema, { apiVersion: list.apiVersion, kind: 'PartialObjectMetadataList', metadata: list.metadata, items });
 }
 
 export interface DecodedMessage extends DecodedEnvelope {

@@ -78,8 +78,10 @@ export async function respond(scope: RequestScope, status: number, body: Respons
     let text: string | Buffer | undefined;
     let list: EncodedList | undefined;
     if (isProtobuf(negotiated.offer)) {
-      // A list of the kind's objects goes out as a JSON list does (below); other protobuf bodies as one Buffer.
+      // Lists (of the kind's objects, or their PartialObjectMetadata) go out as a JSON list does (below);
+      // other protobuf bodies as one Buffer.
       if (body.type === 'list' && target === undefined) list = listProtobuf(schema, body.list);
+      else if (target?.kind === 'PartialObjectMetadataList') list = partialObjectMetadataListProtobuf(value as never);
       else text = protobufBody(schema, body, value, target?.kind);
     }
     else if (isCbor(negotiated.offer)) text = cborBody(schema, body, value, target !== undefined);
@@ -118,9 +120,8 @@ export async function respond(scope: RequestScope, status: number, body: Respons
 /** The protobuf of a response (the kind serves protobuf: the offer was made). */
 function protobufBody(schema: Schema, body: ResponseBody, value: unknown, conversion: string | undefined): Buffer {
   if (conversion === 'PartialObjectMetadata') return partialObjectMetadataProtobuf(value as never);
-  if (conversion === 'PartialObjectMetadataList') return partialObjectMetadataListProtobuf(value as never);
   if (body.type === 'object') return objectProtobuf(schema, body.object).bytes;
-  // (A list without a conversion is sent by `respond` itself, in pieces; Table is never offered in protobuf.)
+  // (Lists are sent by `respond` itself, in pieces; Table is never offered in protobuf.)
   const raw = body.type === 'raw' ? (body.value as { kind?: unknown }) : undefined;
   if (raw?.kind === 'Status') return statusProtobuf(raw);
   // Other bodies served as they are have no protobuf form.
