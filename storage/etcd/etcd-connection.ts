@@ -1,4 +1,5 @@
-import { Etcd3, castGrpcError } from 'etcd3';
+import { ClientClosedError, Etcd3 } from 'etcd3';
+import { UnaryClient } from './grpc/unary-client.js';
 import { neverSent, retriableRead } from './translate-error.js';
 
 /** The KV methods this backend calls, with etcd's raw request/response messages (see `proto.ts`). */
@@ -11,7 +12,10 @@ export interface ConnectionOptions {
   readonly endpoints: readonly string[];
   /** Deadline of one unary call including its retries, in milliseconds. */
   readonly callTimeoutMs: number;
-  /** Extra gRPC channel options (merged over the defaults below). */
+  /**
+   * Extra grpc-js channel options of the watch streams (merged over the defaults below); of them the unary
+   * calls honour `grpc.max_receive_message_length` (-1: no cap, the default).
+   */
   readonly grpcOptions?: Readonly<Record<string, string | number>>;
   /** TLS of `https://` endpoints (see client-tls.ts); undefined: plain text, or the system's roots for https. */
   readonly credentials?: { rootCertificate: Buffer; privateKey?: Buffer; certChain?: Buffer };
@@ -33,8 +37,6 @@ interface Metadata {
   clone(): Metadata;
   set(key: string, value: string): void;
 }
-
-type UnaryFn = (req: unknown, md: Metadata, opts: { deadline: number }, cb: (err: Error | null, res: unknown) => void) => void;
 
 /** etcd3's connection pool: hosts, per-host circuit breakers, a shuffled host order per call. */
 interface Pool {
@@ -68,20 +70,22 @@ export function poolOf(client: object): Pool {
 }
 
 /**
- * The thin layer over etcd3's connection pool that every etcd call goes through.
+ * The thin layer every etcd call goes through.
  *
  * Why not etcd3's KV/builder API: it retries EVERY recoverable error three times, writes included (a
  * put whose answer was lost would be applied twice), adds its own deadline policy, and its Watcher is buggy
- * (see watch-stream.ts). Here each unary call goes straight to a generated gRPC client through the pool's
- * `withConnection` (which keeps etcd3's host failover: a random member per call, circuit breakers that skip
- * a failing member for 5 s), with one deadline for the call and its retries:
+ * (see watch-stream.ts). Unary calls go over the members' own HTTP/2 connections (grpc/unary-client.ts,
+ * with etcd3's host failover: a random member per call, circuit breakers that skip a failing member for 5 s),
+ * with one deadline for the call and its retries:
  * - reads (`idempotent`) retry any transport failure on another member;
  * - writes retry only when the request certainly never left (no connection, open circuit), so a write that
  *   may have been applied is reported (Unavailable/Timeout), never silently repeated.
+ * Watch streams go to a generated gRPC client through etcd3's pool (`withConnection`, the same failover).
  */
 export class EtcdConnection {
   private readonly client: Etcd3;
   private readonly pool: Pool;
+  private readonly unaryClient: UnaryClient;
   private closed = false;
 
   constructor(private readonly options: ConnectionOptions) {
@@ -100,6 +104,17 @@ export class EtcdConnection {
       },
     });
     this.pool = poolOf(this.client);
+    const maxReceive = Number(options.grpcOptions?.['grpc.max_receive_message_length'] ?? -1);
+    const credentials = options.credentials;
+    this.unaryClient = new UnaryClient({
+      endpoints: options.endpoints,
+      ...(credentials === undefined
+        ? {}
+        : { tls: { ca: credentials.rootCertificate ?? undefined, cert: credentials.certChain, key: credentials.privateKey } }),
+      maxReceiveBytes: maxReceive < 0 ? Infinity : maxReceive,
+      keepaliveMs: 10_000,
+      keepaliveTimeoutMs: 5_000,
+    });
   }
 
   get callTimeoutMs(): number {
@@ -111,27 +126,20 @@ export class EtcdConnection {
    * with etcd3's typed error (classify it with `classifyEtcdError`).
    */
   kv<Res>(method: KvMethod, req: unknown, idempotent: boolean, timeoutMs = this.options.callTimeoutMs): Promise<Res> {
-    return this.unary('KV', method, req, idempotent, timeoutMs);
+    return this.unary(method, req, idempotent, timeoutMs);
   }
 
   /** One Lease call, with the same deadline and retry rules as `kv`. */
   lease<Res>(method: LeaseMethod, req: unknown, idempotent: boolean, timeoutMs = this.options.callTimeoutMs): Promise<Res> {
-    return this.unary('Lease', method, req, idempotent, timeoutMs);
+    return this.unary(method, req, idempotent, timeoutMs);
   }
 
-  private async unary<Res>(
-    service: 'KV' | 'Lease',
-    method: string,
-    req: unknown,
-    idempotent: boolean,
-    timeoutMs: number,
-  ): Promise<Res> {
+  private async unary<Res>(method: KvMethod | LeaseMethod, req: unknown, idempotent: boolean, timeoutMs: number): Promise<Res> {
     const deadline = Date.now() + timeoutMs;
     for (let attempt = 0; ; attempt++) {
+      if (this.closed) throw new ClientClosedError('KV');
       try {
-        return await this.pool.withConnection(service, ({ client, metadata }) =>
-          call<Res>(client[method] as UnaryFn, client, metadata, req, deadline),
-        );
+        return await this.unaryClient.call<Res>(method, req, deadline);
       } catch (err) {
         const again = idempotent ? retriableRead(err) : neverSent(err);
         const pause = Math.min(25 * 2 ** attempt, 500);
@@ -157,15 +165,7 @@ export class EtcdConnection {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.unaryClient.close();
     this.client.close();
   }
-}
-
-function call<Res>(fn: UnaryFn, client: object, metadata: Metadata, req: unknown, deadline: number): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    // The pool's circuit breakers only count errors etcd3 has typed, hence castGrpcError here.
-    fn.call(client, req, metadata, { deadline }, (err, res) =>
-      err ? reject(castGrpcError(err)) : resolve(res as Res),
-    );
-  });
 }

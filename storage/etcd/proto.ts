@@ -1,18 +1,23 @@
 /**
- * The raw etcd v3 gRPC message shapes as etcd3's proto loader decodes them (`keepCase`, `longs: String`,
- * `enums: String`, `defaults: true`, `oneofs: true`): int64 fields arrive as DECIMAL STRINGS and are sent as
- * numbers; bytes arrive as Buffers. Only the fields this backend uses are declared.
+ * The raw etcd v3 gRPC message shapes. Unary calls are encoded and decoded by grpc/encode.ts and
+ * grpc/decode.ts; watch streams by etcd3's proto loader (`keepCase`, `longs: String`, `enums: String`,
+ * `defaults: true`, `oneofs: true`). int64 fields are sent as numbers and arrive as numbers from unary calls
+ * and as DECIMAL STRINGS from watch streams (`Int64`: read them with `Number`), except lease IDs, decimal
+ * strings both ways; bytes arrive as Buffers. Only the fields this backend uses are declared.
  */
+
+/** An int64 as received: a number (unary calls) or a decimal string (watch streams). */
+export type Int64 = number | string;
 
 export interface RawKeyValue {
   readonly key: Buffer;
   readonly value: Buffer;
-  readonly create_revision: string;
-  readonly mod_revision: string;
+  readonly create_revision: Int64;
+  readonly mod_revision: Int64;
 }
 
 export interface RawHeader {
-  readonly revision: string;
+  readonly revision: Int64;
 }
 
 export interface RawRangeRequest {
@@ -30,7 +35,7 @@ export interface RawRangeResponse {
   readonly header: RawHeader;
   readonly kvs: readonly RawKeyValue[];
   readonly more: boolean;
-  readonly count: string;
+  readonly count: Int64;
 }
 
 export interface RawPutRequest {
@@ -50,7 +55,7 @@ export interface RawLeaseGrantResponse {
   /** The granted lease's id, as a decimal string. */
   readonly ID: string;
   /** The ttl etcd chose: at least the one asked for (etcd raises ttls below its minimum, ~2 s). */
-  readonly TTL: string;
+  readonly TTL: Int64;
   readonly error: string;
 }
 
@@ -61,7 +66,7 @@ export interface RawDeleteRangeRequest {
 
 export interface RawDeleteRangeResponse {
   readonly header: RawHeader;
-  readonly deleted: string;
+  readonly deleted: Int64;
   readonly prev_kvs: readonly RawKeyValue[];
 }
 

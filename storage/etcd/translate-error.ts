@@ -5,6 +5,7 @@ import {
   GRPCUnavailableError,
 } from 'etcd3';
 import { StorageError, invalidArgument, isStorageError, timeout, unavailable } from '../errors.js';
+import { NOT_SENT } from './grpc/unary-channel.js';
 
 /**
  * What an etcd failure means for the contract. `compacted` and `future` need the store's revisions to become
@@ -45,13 +46,12 @@ export function classifyEtcdError(err: unknown): EtcdFailure {
 }
 
 /**
- * Whether a failed call certainly never reached etcd, so even a write may be sent again: the channel had no
- * connection, or the host's circuit breaker refused the call before it was made.
+ * Whether a failed call certainly never reached etcd, so even a write may be sent again: its connection was
+ * never established, the member refused the stream, or every member's circuit was open (grpc/unary-channel.ts
+ * marks those).
  */
 export function neverSent(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if (err.constructor.name === 'BrokenCircuitError') return true;
-  return err instanceof GRPCUnavailableError && err.message.includes('No connection established');
+  return err instanceof Error && (err as { [NOT_SENT]?: boolean })[NOT_SENT] === true;
 }
 
 /** Whether a failed READ may be retried on another member (any transport-level failure). */

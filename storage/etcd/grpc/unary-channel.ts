@@ -1,0 +1,318 @@
+/**
+ * Unary gRPC calls to one etcd member over one HTTP/2 connection of node's own (`node:http2`), without
+ * grpc-js. A create through grpc-js cost the server ~125 µs of CPU per etcd call against ~45 µs this way
+ * (interceptors, resolver and load-balancer layers, metadata objects, the call's listener chain and their
+ * garbage); the watch streams stay on grpc-js (etcd-connection.ts).
+ *
+ * What the channel keeps of gRPC over HTTP/2: a POST to `/<service>/<method>` with `content-type:
+ * application/grpc`, `te: trailers` and `grpc-timeout`; one length-prefixed message each way, never
+ * compressed (no `grpc-accept-encoding` is sent, so etcd compresses nothing); the status from the trailers,
+ * or from the headers of a trailers-only answer; `grpc-message` percent-decoded. Failures become etcd3's typed
+ * errors with grpc-js's message text (`"14 UNAVAILABLE: ..."`), which translate-error.ts classifies.
+ *
+ * Edge cases:
+ * - calls wait for the connection to be established (the member's HTTP/2 settings received) before writing
+ *   anything, so one that fails before carries `NOT_SENT`, as does a stream the member refused (RST_STREAM
+ *   REFUSED_STREAM): even a write may then be sent again;
+ * - the connection is dropped (and made again by the next call) when it fails, when the member sends GOAWAY,
+ *   or when a keepalive ping gets no answer in time; pings go out every `keepaliveMs` while calls are in
+ *   flight, and at once when a call's deadline passes;
+ * - the connection keeps the process alive only while calls are in flight.
+ */
+import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
+import { castGrpcError } from 'etcd3';
+
+/** Marks an error of a call that certainly never reached the member. */
+export const NOT_SENT: unique symbol = Symbol('etcd call not sent');
+
+export interface UnaryChannelOptions {
+  /** `http://host:port`, `https://host:port`, or `host:port` (plain text unless `tls` is given). */
+  readonly endpoint: string;
+  /** TLS: the roots (undefined: the system's) and the client certificate; undefined: TLS only for `https://`. */
+  readonly tls?: { readonly ca?: Buffer; readonly cert?: Buffer; readonly key?: Buffer };
+  /** The largest response message accepted (grpc-js's `grpc.max_receive_message_length`); Infinity: no cap. */
+  readonly maxReceiveBytes: number;
+  readonly keepaliveMs: number;
+  readonly keepaliveTimeoutMs: number;
+}
+
+const STATUS_NAMES = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+];
+export const Status = { CANCELLED: 1, DEADLINE_EXCEEDED: 4, RESOURCE_EXHAUSTED: 8, INTERNAL: 13, UNAVAILABLE: 14 } as const;
+
+/** A gRPC status as etcd3's typed error, with grpc-js's message (`"<code> <NAME>: <details>"`). */
+export function grpcError(code: number, details: string, notSent = false): Error {
+  const plain = new Error(`${code} ${STATUS_NAMES[code] ?? 'UNKNOWN'}: ${details}`) as Error & { code: number; details: string };
+  plain.code = code;
+  plain.details = details;
+  const typed = castGrpcError(plain);
+  if (notSent) Object.defineProperty(typed, NOT_SENT, { value: true });
+  return typed;
+}
+
+/** The gRPC status of an HTTP status other than 200 (gRPC's HTTP-to-gRPC mapping). */
+function httpStatusCode(status: number): number {
+  if (status === 400) return 13;
+  if (status === 401) return 16;
+  if (status === 403) return 7;
+  if (status === 404) return 12;
+  if (status === 429 || status === 502 || status === 503 || status === 504) return 14;
+  return 2;
+}
+
+function decodeGrpcMessage(value: string | string[] | undefined): string {
+  const text = Array.isArray(value) ? value.join(',') : (value ?? '');
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** HTTP/2 flow-control windows: a 10,000 x 1 KiB range page (~11 MiB) flows without waiting for updates. */
+const STREAM_WINDOW = 8 * 1024 * 1024;
+const SESSION_WINDOW = 32 * 1024 * 1024;
+
+interface Connection {
+  readonly session: ClientHttp2Session;
+  /** The member's HTTP/2 settings arrived: it speaks HTTP/2 and took the TLS handshake. */
+  connected: boolean;
+  /** Settles when `connected` turns true, or fails (NOT_SENT) when the connection fails first. */
+  readonly ready: Promise<void>;
+  /** Fails `ready` (no effect once connected). */
+  readonly fail: (why: string) => void;
+  /** Why the connection failed, for the message of the calls it takes down. */
+  failure: string | undefined;
+  pingPending: boolean;
+}
+
+/** One member's connection and its unary calls. */
+export class UnaryChannel {
+  private conn: Connection | undefined;
+  private inflight = 0;
+  private closed = false;
+  private readonly keepalive: NodeJS.Timeout;
+  private readonly authority: string;
+  private readonly tls: boolean;
+
+  constructor(private readonly options: UnaryChannelOptions) {
+    const endpoint = options.endpoint;
+    this.tls = options.tls !== undefined || /^https:\/\//i.test(endpoint);
+    this.authority = `${this.tls ? 'https' : 'http'}://${endpoint.replace(/^https?:\/\//i, '')}`;
+    this.keepalive = setInterval(() => {
+      if (this.inflight > 0 && this.conn !== undefined) this.ping(this.conn);
+    }, options.keepaliveMs);
+    this.keepalive.unref();
+  }
+
+  /**
+   * Sends `frame` (one gRPC message frame) to `path` and resolves with the response message (without its
+   * prefix). Rejects with etcd3's typed error; `deadline` is an epoch time in ms. Nothing is written before
+   * the member's HTTP/2 settings arrive, so a call that fails while connecting was certainly not sent.
+   */
+  call(path: string, frame: Buffer, deadline: number): Promise<Buffer> {
+    if (deadline <= Date.now()) return Promise.reject(grpcError(Status.DEADLINE_EXCEEDED, 'Deadline exceeded', true));
+    if (this.closed) return Promise.reject(grpcError(Status.UNAVAILABLE, 'Channel has been shut down', true));
+    const conn = this.connection();
+    if (conn.connected) return this.send(conn, path, frame, deadline);
+    return this.whenReady(conn, deadline).then(() => this.send(conn, path, frame, deadline));
+  }
+
+  /** Resolves once `conn` is connected; rejects (NOT_SENT) when it fails first or `deadline` passes. */
+  private whenReady(conn: Connection, deadline: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(grpcError(Status.DEADLINE_EXCEEDED, `Deadline exceeded while connecting to ${this.options.endpoint}`, true));
+      }, deadline - Date.now());
+      conn.ready.then(
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        (err: Error) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  private send(conn: Connection, path: string, frame: Buffer, deadline: number): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return reject(grpcError(Status.DEADLINE_EXCEEDED, 'Deadline exceeded', true));
+      let stream: ClientHttp2Stream;
+      try {
+        stream = conn.session.request(
+          { ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers', 'grpc-timeout': `${remaining}m` },
+          { endStream: false },
+        );
+      } catch (err) {
+        // A session that is closing or destroyed refuses new streams before anything is written.
+        this.drop(conn, (err as Error).message);
+        return reject(grpcError(Status.UNAVAILABLE, `No connection established. Last error: ${(err as Error).message}`, true));
+      }
+      if (this.inflight++ === 0) conn.session.ref();
+      let settled = false;
+      let status: number | undefined;
+      let message = '';
+      let httpStatus = 200;
+      let streamError: Error | undefined;
+      let chunks: Buffer | Buffer[] | undefined;
+      let received = 0;
+      const timer = setTimeout(() => {
+        finish(grpcError(Status.DEADLINE_EXCEEDED, 'Deadline exceeded'));
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+        this.ping(conn);
+      }, remaining);
+      const finish = (err: Error | undefined, body?: Buffer): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (--this.inflight === 0 && !conn.session.destroyed) conn.session.unref();
+        if (err === undefined) resolve(body!);
+        else reject(err);
+      };
+      const readStatus = (headers: IncomingHttpHeaders): void => {
+        const value = headers['grpc-status'];
+        if (value === undefined) return;
+        status = Number(value);
+        message = decodeGrpcMessage(headers['grpc-message']);
+      };
+      stream.on('response', (headers) => {
+        httpStatus = Number(headers[':status']);
+        readStatus(headers); // a trailers-only answer
+      });
+      stream.on('trailers', readStatus);
+      stream.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > this.options.maxReceiveBytes + 5) {
+          finish(grpcError(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${received - 5} vs. ${this.options.maxReceiveBytes})`));
+          stream.close(http2.constants.NGHTTP2_CANCEL);
+          return;
+        }
+        if (chunks === undefined) chunks = chunk;
+        else if (Array.isArray(chunks)) chunks.push(chunk);
+        else chunks = [chunks, chunk];
+      });
+      stream.on('error', (err: Error) => {
+        streamError = err;
+      });
+      stream.on('close', () => {
+        if (settled) return;
+        if (status !== undefined) {
+          if (status !== 0) return finish(grpcError(status, message));
+          const body = chunks === undefined ? undefined : Array.isArray(chunks) ? Buffer.concat(chunks) : chunks;
+          return finish(...parseMessage(body));
+        }
+        if (httpStatus !== 200) {
+          return finish(grpcError(httpStatusCode(httpStatus), `Received HTTP status code ${httpStatus}`));
+        }
+        const code = stream.rstCode;
+        if (code === http2.constants.NGHTTP2_REFUSED_STREAM) {
+          return finish(grpcError(Status.UNAVAILABLE, 'Stream refused by server', true));
+        }
+        const why = streamError?.message ?? conn.failure ?? (code ? `Received RST_STREAM with code ${code}` : 'stream ended without a status');
+        finish(grpcError(code === http2.constants.NGHTTP2_CANCEL ? Status.CANCELLED : Status.UNAVAILABLE, why));
+      });
+      stream.end(frame);
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.keepalive);
+    if (this.conn !== undefined) this.drop(this.conn, 'channel closed');
+  }
+
+  private connection(): Connection {
+    if (this.conn !== undefined) return this.conn;
+    const { tls } = this.options;
+    const session = http2.connect(this.authority, {
+      ...(this.tls && tls !== undefined ? { ca: tls.ca, cert: tls.cert, key: tls.key } : {}),
+      settings: { enablePush: false, initialWindowSize: STREAM_WINDOW },
+      // nghttp2's memory cap (MB) counts buffered frames of every stream; node's 10 is below one large page.
+      maxSessionMemory: 256,
+    });
+    let ready!: () => void;
+    let failed!: (err: Error) => void;
+    const conn: Connection = {
+      session,
+      connected: false,
+      ready: new Promise<void>((resolve, reject) => {
+        ready = resolve;
+        failed = reject;
+      }),
+      fail: (why) => failed(grpcError(Status.UNAVAILABLE, `No connection established. Last error: ${why}`, true)),
+      failure: undefined,
+      pingPending: false,
+    };
+    conn.ready.catch(() => undefined); // awaited only by calls made while connecting
+    session.once('connect', () => session.setLocalWindowSize(SESSION_WINDOW));
+    // As grpc-js: ready once the member's settings arrive, which a TLS handshake the member refuses never gets to.
+    session.once('remoteSettings', () => {
+      conn.connected = true;
+      ready();
+    });
+    session.on('error', (err: Error) => this.drop(conn, err.message));
+    session.once('goaway', () => this.drop(conn, 'the member sent GOAWAY'));
+    session.once('close', () => this.drop(conn, 'connection closed'));
+    // A TLS alert from the member (a refused client certificate) reaches the socket but, on node 20, not
+    // always the session, which would then wait for settings that never come.
+    session.socket.once('error', (err: Error) => this.drop(conn, err.message));
+    session.unref();
+    this.conn = conn;
+    return conn;
+  }
+
+  /** Forgets `conn` (the next call connects anew) and closes it; calls in flight on it fail. */
+  private drop(conn: Connection, why: string): void {
+    conn.failure ??= why;
+    conn.fail(why);
+    if (this.conn === conn) this.conn = undefined;
+    if (!conn.session.destroyed) conn.session.destroy();
+  }
+
+  /** A ping that must be answered within the keepalive timeout, or the connection is dropped. */
+  private ping(conn: Connection): void {
+    if (conn.pingPending || conn.session.destroyed || !conn.connected) return;
+    conn.pingPending = true;
+    const timer = setTimeout(() => this.drop(conn, 'keepalive ping not answered'), this.options.keepaliveTimeoutMs);
+    timer.unref();
+    const sent = conn.session.ping((err) => {
+      clearTimeout(timer);
+      conn.pingPending = false;
+      if (err !== null) this.drop(conn, `keepalive ping failed: ${err.message}`);
+    });
+    if (!sent) {
+      clearTimeout(timer);
+      conn.pingPending = false;
+    }
+  }
+}
+
+/** The message of a successful answer: exactly one uncompressed length-prefixed message. */
+function parseMessage(body: Buffer | undefined): [Error | undefined, Buffer?] {
+  if (body === undefined || body.length < 5) return [grpcError(Status.INTERNAL, 'answer without a message')];
+  if (body[0] !== 0) return [grpcError(Status.INTERNAL, 'compressed message received without an agreed encoding')];
+  const length = body.readUInt32BE(1);
+  if (body.length !== 5 + length) return [grpcError(Status.INTERNAL, `malformed answer: a ${length}-byte message in ${body.length - 5} bytes`)];
+  return [undefined, body.subarray(5)];
+}
