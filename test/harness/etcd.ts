@@ -7,7 +7,7 @@
  * local runs only.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpsRequest } from 'node:https';
@@ -26,8 +26,11 @@ export interface EtcdMember {
   stop(): Promise<void>;
   /** SIGKILL; resolves once the process is gone. */
   kill(): Promise<void>;
-  /** SIGSTOP: the member keeps its sockets but answers nothing (a hung or partitioned member). */
-  pause(): void;
+  /**
+   * SIGSTOP: the member keeps its sockets but answers nothing (a hung or partitioned member). Resolves once
+   * every thread of the process has stopped (a signal is delivered to a running process a little later).
+   */
+  pause(): Promise<void>;
   /** SIGCONT after `pause()`. */
   resume(): void;
 }
@@ -65,6 +68,23 @@ const live = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
+
+/** Resolves once every thread of `pid` is in the stopped state ('T' in /proc/<pid>/task/<tid>/stat). */
+async function allThreadsStopped(pid: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  const state = (tid: string): string => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    } catch {
+      return 'T'; // the thread ended
+    }
+  };
+  while (!readdirSync(`/proc/${pid}/task`).every((tid) => state(tid) === 'T')) {
+    if (Date.now() > deadline) throw new Error(`etcd process ${pid} did not stop after SIGSTOP`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
 
 /** Whether an `etcd` binary is on PATH. */
 export function etcdAvailable(): boolean {
@@ -164,8 +184,10 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdClu
         child!.kill('SIGKILL');
         await exited;
       },
-      pause() {
-        if (member.running) child!.kill('SIGSTOP');
+      async pause() {
+        if (!member.running) return;
+        child!.kill('SIGSTOP');
+        await allThreadsStopped(child!.pid!);
       },
       resume() {
         if (member.running) child!.kill('SIGCONT');

@@ -52,7 +52,7 @@ describeEtcd('readiness over a real etcd', () => {
     await eventually(async () => (await readyz()).status === 200, '/readyz to pass');
     // A hung member (SIGSTOP): connections stay open, nothing answers, every store call waits for its deadline.
     const pausedAt = performance.now();
-    member.pause();
+    await member.pause();
     try {
       const timed: { at: number; took: number; res: HttpResult }[] = [];
       const probe = async (): Promise<HttpResult> => {

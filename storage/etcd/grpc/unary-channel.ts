@@ -14,9 +14,9 @@
  * - calls wait for the connection to be established (the member's HTTP/2 settings received) before writing
  *   anything, so one that fails before carries `NOT_SENT`, as does a stream the member refused (RST_STREAM
  *   REFUSED_STREAM): even a write may then be sent again;
- * - the connection is dropped (and made again by the next call) when it fails, when the member sends GOAWAY,
- *   or when a keepalive ping gets no answer in time; pings go out every `keepaliveMs` while calls are in
- *   flight, and at once when a call's deadline passes;
+ * - the connection is dropped (and made again by the next call) when it fails or a keepalive ping gets no
+ *   answer in time (pings go out every `keepaliveMs` while calls are in flight, and at once when a call's
+ *   deadline passes); after a GOAWAY new calls go to a new connection while the old one finishes its own;
  * - the connection keeps the process alive only while calls are in flight.
  */
 import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
@@ -101,12 +101,13 @@ interface Connection {
   /** Why the connection failed, for the message of the calls it takes down. */
   failure: string | undefined;
   pingPending: boolean;
+  /** Calls in flight: the connection keeps the process alive while there are any. */
+  inflight: number;
 }
 
 /** One member's connection and its unary calls. */
 export class UnaryChannel {
   private conn: Connection | undefined;
-  private inflight = 0;
   private closed = false;
   private readonly keepalive: NodeJS.Timeout;
   private readonly authority: string;
@@ -117,7 +118,7 @@ export class UnaryChannel {
     this.tls = options.tls !== undefined || /^https:\/\//i.test(endpoint);
     this.authority = `${this.tls ? 'https' : 'http'}://${endpoint.replace(/^https?:\/\//i, '')}`;
     this.keepalive = setInterval(() => {
-      if (this.inflight > 0 && this.conn !== undefined) this.ping(this.conn);
+      if (this.conn !== undefined && this.conn.inflight > 0) this.ping(this.conn);
     }, options.keepaliveMs);
     this.keepalive.unref();
   }
@@ -169,7 +170,7 @@ export class UnaryChannel {
         this.drop(conn, (err as Error).message);
         return reject(grpcError(Status.UNAVAILABLE, `No connection established. Last error: ${(err as Error).message}`, true));
       }
-      if (this.inflight++ === 0) conn.session.ref();
+      if (conn.inflight++ === 0) conn.session.ref();
       let settled = false;
       let status: number | undefined;
       let message = '';
@@ -186,7 +187,7 @@ export class UnaryChannel {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        if (--this.inflight === 0 && !conn.session.destroyed) conn.session.unref();
+        if (--conn.inflight === 0 && !conn.session.destroyed) conn.session.unref();
         if (err === undefined) resolve(body!);
         else reject(err);
       };
@@ -229,7 +230,9 @@ export class UnaryChannel {
         if (code === http2.constants.NGHTTP2_REFUSED_STREAM) {
           return finish(grpcError(Status.UNAVAILABLE, 'Stream refused by server', true));
         }
-        const why = streamError?.message ?? conn.failure ?? (code ? `Received RST_STREAM with code ${code}` : 'stream ended without a status');
+        // The connection failed under the call (its reason says more than the stream's cancellation).
+        if (conn.failure !== undefined) return finish(grpcError(Status.UNAVAILABLE, conn.failure));
+        const why = streamError?.message ?? (code ? `Received RST_STREAM with code ${code}` : 'stream ended without a status');
         finish(grpcError(code === http2.constants.NGHTTP2_CANCEL ? Status.CANCELLED : Status.UNAVAILABLE, why));
       });
       stream.end(frame);
@@ -263,6 +266,7 @@ export class UnaryChannel {
       fail: (why) => failed(grpcError(Status.UNAVAILABLE, `No connection established. Last error: ${why}`, true)),
       failure: undefined,
       pingPending: false,
+      inflight: 0,
     };
     conn.ready.catch(() => undefined); // awaited only by calls made while connecting
     session.once('connect', () => session.setLocalWindowSize(SESSION_WINDOW));
@@ -272,7 +276,11 @@ export class UnaryChannel {
       ready();
     });
     session.on('error', (err: Error) => this.drop(conn, err.message));
-    session.once('goaway', () => this.drop(conn, 'the member sent GOAWAY'));
+    // New calls go to a new connection; node ends this one once the calls the member still takes are answered.
+    session.once('goaway', () => {
+      conn.failure ??= 'the member sent GOAWAY';
+      if (this.conn === conn) this.conn = undefined;
+    });
     session.once('close', () => this.drop(conn, 'connection closed'));
     // A TLS alert from the member (a refused client certificate) reaches the socket but, on node 20, not
     // always the session, which would then wait for settings that never come.
