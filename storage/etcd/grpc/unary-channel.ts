@@ -101,6 +101,9 @@ interface Connection {
   /** Why the connection failed, for the message of the calls it takes down. */
   failure: string | undefined;
   pingPending: boolean;
+  /** When the last ping went out (epoch ms): at most one per `keepaliveMs`, or etcd answers a flood of them
+   * (say, on a burst of deadlines) with GOAWAY "too_many_pings". */
+  lastPingAt: number;
   /** Calls in flight: the connection keeps the process alive while there are any. */
   inflight: number;
 }
@@ -181,7 +184,8 @@ export class UnaryChannel {
       const timer = setTimeout(() => {
         finish(grpcError(Status.DEADLINE_EXCEEDED, 'Deadline exceeded'));
         stream.close(http2.constants.NGHTTP2_CANCEL);
-        this.ping(conn);
+        // Is the member still there? Unless a ping just asked (the interval's pace is etcd's limit too).
+        if (Date.now() - conn.lastPingAt >= this.options.keepaliveMs) this.ping(conn);
       }, remaining);
       const finish = (err: Error | undefined, body?: Buffer): void => {
         if (settled) return;
@@ -266,6 +270,7 @@ export class UnaryChannel {
       fail: (why) => failed(grpcError(Status.UNAVAILABLE, `No connection established. Last error: ${why}`, true)),
       failure: undefined,
       pingPending: false,
+      lastPingAt: 0,
       inflight: 0,
     };
     conn.ready.catch(() => undefined); // awaited only by calls made while connecting
@@ -301,6 +306,7 @@ export class UnaryChannel {
   /** A ping that must be answered within the keepalive timeout, or the connection is dropped. */
   private ping(conn: Connection): void {
     if (conn.pingPending || conn.session.destroyed || !conn.connected) return;
+    conn.lastPingAt = Date.now();
     conn.pingPending = true;
     const timer = setTimeout(() => this.drop(conn, 'keepalive ping not answered'), this.options.keepaliveTimeoutMs);
     timer.unref();
