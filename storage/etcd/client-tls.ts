@@ -1,7 +1,7 @@
 /**
  * TLS of the etcd client (kube-apiserver's `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`): the files,
- * read and checked once, turned into the gRPC credentials every etcd connection of the server uses (the
- * store's pool and the size monitor's per-member clients).
+ * read and checked once, turned into the TLS options every etcd connection of the server uses (the store's,
+ * and the per-member ones of the size monitor and the version check).
  *
  * As etcd's Go client does for kube-apiserver:
  * - the files are read and must parse whatever the endpoints' scheme;
@@ -9,7 +9,7 @@
  *   roots), the certificate and key are presented when etcd asks for a client certificate;
  * - `http://` endpoints are dialed in plain text, the TLS files then go unused (etcd's client drops
  *   credentials for an `http://` endpoint). The caller may warn about it (`tlsUnusedByEndpoints`).
- * Endpoints mixing both schemes are refused (`mixedEndpointSchemes`): one gRPC channel setting serves all.
+ * Endpoints mixing both schemes are refused (`mixedEndpointSchemes`): one TLS setting serves all.
  */
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ export interface EtcdClientTls {
   readonly keyFile?: string;
 }
 
-/** What etcd3's `credentials` option takes (grpc-js `createSsl`): PEM bytes. */
+/** The PEM bytes of the TLS files. */
 export interface EtcdCredentials {
   /** undefined: the system's roots (gRPC's default) verify the members. */
   readonly rootCertificate?: Buffer;
@@ -110,21 +110,22 @@ export function tlsUnusedByEndpoints(endpoints: readonly string[], tls: EtcdClie
   return tls !== undefined && endpoints.length > 0 && !endpoints.some(isHttps);
 }
 
+/** The TLS options of a member's connection (node's `tls.connect` names). */
+export interface EtcdConnectionTls {
+  /** undefined: the system's roots verify the members. */
+  readonly ca?: Buffer;
+  readonly cert?: Buffer;
+  readonly key?: Buffer;
+}
+
 /**
- * The `credentials` option of an etcd3 client for these endpoints: undefined for `http://` ones (plain
- * text) or without TLS files (etcd3 then verifies `https://` members against the system's roots).
+ * The TLS of the etcd connections for these endpoints: undefined for `http://` ones (plain text), and without
+ * TLS files for `https://` ones too (the connections then verify members against the system's roots, as kube's
+ * client without --etcd-cafile does).
  */
-export function etcdClientCredentials(
-  endpoints: readonly string[],
-  tls: EtcdClientTls | undefined,
-): { rootCertificate: Buffer; privateKey?: Buffer; certChain?: Buffer } | undefined {
+export function etcdClientCredentials(endpoints: readonly string[], tls: EtcdClientTls | undefined): EtcdConnectionTls | undefined {
   if (tls === undefined) return undefined;
   const credentials = loadEtcdCredentials(tls);
   if (!endpoints.some(isHttps)) return undefined;
-  return {
-    // etcd3 types the root certificate as required, but hands it to grpc-js's createSsl, whose null means
-    // the system's roots (kube's client without --etcd-cafile verifies against them too).
-    rootCertificate: credentials.rootCertificate as Buffer,
-    ...(credentials.privateKey === undefined ? {} : { privateKey: credentials.privateKey, certChain: credentials.certChain }),
-  };
+  return { ca: credentials.rootCertificate, cert: credentials.certChain, key: credentials.privateKey };
 }

@@ -1,23 +1,22 @@
 /**
  * etcd's database size per member: the Status call's `dbSize` (bytes physically allocated by the member's
- * bolt file). One small client per endpoint, separate from the store's pool, so each reading names its
- * member (the store's pool picks a random one per call).
+ * bolt file). One connection per endpoint, separate from the store's, so each reading names its member
+ * (the store's calls go to a random one each).
  */
-import { Etcd3 } from 'etcd3';
 import type { StorageSize, StoreSizeMonitor } from '../size-monitor.js';
 import { etcdClientCredentials, type EtcdClientTls } from './client-tls.js';
+import { callOn, singleMember } from './grpc/members.js';
+import type { MemberChannel } from './grpc/member-channel.js';
+import type { RawStatusResponse } from './proto.js';
 
 /** `tls`: the store's client TLS (client-tls.ts), read when the clients are first opened. */
 export function etcdSizeMonitor(endpoints: readonly string[], timeoutMs: number, tls?: EtcdClientTls): StoreSizeMonitor {
-  let clients: { readonly endpoint: string; readonly client: Etcd3 }[] | undefined;
+  let clients: { readonly endpoint: string; readonly client: MemberChannel }[] | undefined;
   let closed = false;
   const open = (): NonNullable<typeof clients> => {
     if (clients !== undefined) return clients;
     const credentials = etcdClientCredentials(endpoints, tls);
-    clients = endpoints.map((endpoint) => ({
-      endpoint,
-      client: new Etcd3({ hosts: [endpoint], ...(credentials === undefined ? {} : { credentials }) }),
-    }));
+    clients = endpoints.map((endpoint) => ({ endpoint, client: singleMember(endpoint, credentials) }));
     return clients;
   };
   return {
@@ -32,9 +31,8 @@ export function etcdSizeMonitor(endpoints: readonly string[], timeoutMs: number,
       const readings = await Promise.all(
         opened.map(async ({ endpoint, client }): Promise<StorageSize | undefined> => {
           try {
-            const status = await client.maintenance.status({ deadline: Date.now() + timeoutMs });
-            const bytes = Number(status.dbSize);
-            return Number.isFinite(bytes) ? { endpoint, bytes } : undefined;
+            const status = await callOn<RawStatusResponse>(client, 'status', {}, Date.now() + timeoutMs);
+            return { endpoint, bytes: status.dbSize };
           } catch {
             return undefined;
           }

@@ -57,8 +57,8 @@ export interface EtcdStoreOptions {
   readonly watchBufferEvents?: number;
   /** Watchers sharing one gRPC watch stream. Default 1,000. */
   readonly watchersPerStream?: number;
-  /** Extra grpc-js channel options. */
-  readonly grpcOptions?: Readonly<Record<string, string | number>>;
+  /** The largest etcd answer accepted, in bytes (gRPC's receive limit). Default: none (ranges are paged). */
+  readonly maxReceiveMessageBytes?: number;
   /** Client TLS (kube's `--etcd-cafile/-certfile/-keyfile`), used for `https://` endpoints (see client-tls.ts). */
   readonly tls?: EtcdClientTls;
   /** How writes with a ttl share etcd leases (see lease-manager.ts). Default: kube-apiserver's. */
@@ -100,8 +100,8 @@ export class EtcdStore implements Store {
     this.connection = new EtcdConnection({
       endpoints: options.endpoints,
       callTimeoutMs: options.callTimeoutMs ?? 10_000,
-      grpcOptions: options.grpcOptions,
-      credentials,
+      maxReceiveMessageBytes: options.maxReceiveMessageBytes,
+      tls: credentials,
     });
     this.pageSize = options.rangePageSize ?? 10_000;
     this.checkTimeoutMs = options.checkTimeoutMs ?? 2_000;

@@ -5,8 +5,9 @@
  * reads from its watch cache, from 3.4.31 and 3.5.13, the releases that fixed the rest of the progress
  * notification bugs, and so do we. Older members need each answer checked (watcher.ts, prefix-unchanged.ts).
  */
-import { Etcd3 } from 'etcd3';
-import type { etcdClientCredentials } from './client-tls.js';
+import type { EtcdConnectionTls } from './client-tls.js';
+import { callOn, singleMember } from './grpc/members.js';
+import type { RawStatusResponse } from './proto.js';
 
 /** Whether etcd `version` ("3.5.13", "v3.6.0-rc.1") orders progress broadcasts; false when it cannot tell. */
 export function ordersProgress(version: string): boolean {
@@ -26,30 +27,30 @@ export function ordersProgress(version: string): boolean {
 export async function membersOrderProgress(
   endpoints: readonly string[],
   timeoutMs: number,
-  credentials: ReturnType<typeof etcdClientCredentials>,
+  tls: EtcdConnectionTls | undefined,
 ): Promise<boolean> {
-  const versions = await memberVersions(endpoints, timeoutMs, credentials);
+  const versions = await memberVersions(endpoints, timeoutMs, tls);
   return versions.every((v) => v !== undefined && ordersProgress(v));
 }
 
 /**
- * Each endpoint's etcd version (undefined: no answer within `timeoutMs`), one small client each: the
- * store's pool picks a random member per call.
+ * Each endpoint's etcd version (undefined: no answer within `timeoutMs`), over a connection of its own: the
+ * store's calls go to a random member each.
  */
 export function memberVersions(
   endpoints: readonly string[],
   timeoutMs: number,
-  credentials: ReturnType<typeof etcdClientCredentials>,
+  tls: EtcdConnectionTls | undefined,
 ): Promise<(string | undefined)[]> {
   return Promise.all(
     endpoints.map(async (endpoint) => {
-      const client = new Etcd3({ hosts: [endpoint], ...(credentials === undefined ? {} : { credentials }) });
+      const channel = singleMember(endpoint, tls);
       try {
-        return (await client.maintenance.status({ deadline: Date.now() + timeoutMs })).version;
+        return (await callOn<RawStatusResponse>(channel, 'status', {}, Date.now() + timeoutMs)).version;
       } catch {
         return undefined;
       } finally {
-        client.close();
+        channel.close();
       }
     }),
   );

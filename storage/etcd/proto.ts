@@ -1,23 +1,18 @@
 /**
- * The raw etcd v3 gRPC message shapes. Unary calls are encoded and decoded by grpc/encode.ts and
- * grpc/decode.ts; watch streams by etcd3's proto loader (`keepCase`, `longs: String`, `enums: String`,
- * `defaults: true`, `oneofs: true`). int64 fields are sent as numbers and arrive as numbers from unary calls
- * and as DECIMAL STRINGS from watch streams (`Int64`: read them with `Number`), except lease IDs, decimal
- * strings both ways; bytes arrive as Buffers. Only the fields this backend uses are declared.
+ * The raw etcd v3 gRPC message shapes, encoded by grpc/encode.ts and decoded by grpc/decode.ts. int64 fields
+ * are numbers (revisions, counts and watch ids stay far below 2^53), except lease IDs, exact decimal strings;
+ * bytes arrive as Buffers. Only the fields this backend uses are declared.
  */
-
-/** An int64 as received: a number (unary calls) or a decimal string (watch streams). */
-export type Int64 = number | string;
 
 export interface RawKeyValue {
   readonly key: Buffer;
   readonly value: Buffer;
-  readonly create_revision: Int64;
-  readonly mod_revision: Int64;
+  readonly create_revision: number;
+  readonly mod_revision: number;
 }
 
 export interface RawHeader {
-  readonly revision: Int64;
+  readonly revision: number;
 }
 
 export interface RawRangeRequest {
@@ -35,7 +30,7 @@ export interface RawRangeResponse {
   readonly header: RawHeader;
   readonly kvs: readonly RawKeyValue[];
   readonly more: boolean;
-  readonly count: Int64;
+  readonly count: number;
 }
 
 export interface RawPutRequest {
@@ -55,7 +50,7 @@ export interface RawLeaseGrantResponse {
   /** The granted lease's id, as a decimal string. */
   readonly ID: string;
   /** The ttl etcd chose: at least the one asked for (etcd raises ttls below its minimum, ~2 s). */
-  readonly TTL: Int64;
+  readonly TTL: number;
   readonly error: string;
 }
 
@@ -66,7 +61,7 @@ export interface RawDeleteRangeRequest {
 
 export interface RawDeleteRangeResponse {
   readonly header: RawHeader;
-  readonly deleted: Int64;
+  readonly deleted: number;
   readonly prev_kvs: readonly RawKeyValue[];
 }
 
@@ -100,6 +95,14 @@ export interface RawTxnResponse {
   readonly responses: readonly RawResponseOp[];
 }
 
+export interface RawStatusResponse {
+  readonly header: RawHeader;
+  /** The member's etcd version ("3.5.13"). */
+  readonly version: string;
+  /** Bytes the member's database file takes. */
+  readonly dbSize: number;
+}
+
 export interface RawCompactionRequest {
   revision: number;
   physical: boolean;
@@ -113,10 +116,10 @@ export interface RawEvent {
 
 export interface RawWatchResponse {
   readonly header: RawHeader | null;
-  readonly watch_id: string;
+  readonly watch_id: number;
   readonly created: boolean;
   readonly canceled: boolean;
-  readonly compact_revision: string;
+  readonly compact_revision: number;
   readonly cancel_reason: string;
   readonly events: readonly RawEvent[];
 }

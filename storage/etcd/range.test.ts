@@ -14,11 +14,11 @@ describeEtcd('etcd list paging beyond the 4 MiB gRPC message cap', () => {
   beforeAll(async () => {
     cluster = await startEtcd();
     store = await openEtcdStore({ endpoints: cluster.endpoints });
-    // grpc-js's default 4 MiB cap restored: only paging keeps each message under it.
+    // gRPC's usual 4 MiB cap: only paging keeps each message under it.
     capped = await openEtcdStore({
       endpoints: cluster.endpoints,
       rangePageSize: 1_000,
-      grpcOptions: { 'grpc.max_receive_message_length': 4 * 1024 * 1024 },
+      maxReceiveMessageBytes: 4 * 1024 * 1024,
     });
     const value = Buffer.alloc(1024, 'x');
     for (let i = 0; i < n; i += 100) {

@@ -3,9 +3,9 @@ import {
   GRPCDeadlineExceededError,
   GRPCOutOfRangeError,
   GRPCUnavailableError,
-} from 'etcd3';
+} from 'etcd3/lib/errors.js';
 import { StorageError, invalidArgument, isStorageError, timeout, unavailable } from '../errors.js';
-import { NOT_SENT } from './grpc/unary-channel.js';
+import { NOT_SENT } from './grpc/member-channel.js';
 
 /**
  * What an etcd failure means for the contract. `compacted` and `future` need the store's revisions to become
@@ -47,7 +47,7 @@ export function classifyEtcdError(err: unknown): EtcdFailure {
 
 /**
  * Whether a failed call certainly never reached etcd, so even a write may be sent again: its connection was
- * never established, the member refused the stream, or every member's circuit was open (grpc/unary-channel.ts
+ * never established, the member refused the stream, or every member's circuit was open (grpc/member-channel.ts
  * marks those).
  */
 export function neverSent(err: unknown): boolean {

@@ -6,7 +6,7 @@
 import type { RawKeyValue } from './proto.js';
 import { toWatchEvent } from './watch-events.js';
 
-const raw = (key: string, value: Buffer, mod: number): RawKeyValue => ({ key: Buffer.from(key), value, create_revision: '3', mod_revision: String(mod) });
+const raw = (key: string, value: Buffer, mod: number): RawKeyValue => ({ key: Buffer.from(key), value, create_revision: 3, mod_revision: mod });
 
 test('a put\'s value sliced from a larger buffer is copied into a buffer of its own size; a value owning its buffer is kept', () => {
   const message = Buffer.alloc(8192, 0x20);

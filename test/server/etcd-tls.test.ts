@@ -202,7 +202,7 @@ describe('etcd TLS flags', () => {
     expect(tlsUnusedByEndpoints(storage.endpoints, storage.tls)).toBe(true);
     expect(etcdClientCredentials(storage.endpoints, storage.tls)).toBeUndefined();
     expect(() => build('--etcd-servers=http://127.0.0.1:2379', '--etcd-cafile=/nonexistent')).toThrow(FlagError);
-    expect(etcdClientCredentials(['https://127.0.0.1:2379'], storage.tls)).toMatchObject({ rootCertificate: readFileSync(pki.caFile) });
+    expect(etcdClientCredentials(['https://127.0.0.1:2379'], storage.tls)).toMatchObject({ ca: readFileSync(pki.caFile) });
   });
 
   it('bin/platform-apiserver exits 2 with one line on stderr for a missing file', () => {

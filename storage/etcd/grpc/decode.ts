@@ -10,12 +10,15 @@
  */
 import type {
   RawDeleteRangeResponse,
+  RawEvent,
   RawHeader,
   RawKeyValue,
   RawLeaseGrantResponse,
   RawRangeResponse,
   RawResponseOp,
+  RawStatusResponse,
   RawTxnResponse,
+  RawWatchResponse,
 } from '../proto.js';
 
 /** A malformed response: the member or the connection broke the protocol. */
@@ -25,7 +28,7 @@ export class ProtobufDecodeError extends Error {
 
 const EMPTY: Buffer = Buffer.alloc(0);
 
-class Reader {
+export class Reader {
   pos: number;
   constructor(
     readonly buf: Buffer,
@@ -48,6 +51,15 @@ class Reader {
       scale *= 0x80;
     }
     throw new ProtobufDecodeError('varint longer than 10 bytes');
+  }
+
+  /** A signed int64 as a number: exact within ±2^53 (watch id -1, etcd's progress broadcast, is 10 bytes). */
+  int64(): number {
+    const start = this.pos;
+    const n = this.varint();
+    if (n < 2 ** 53) return n;
+    this.pos = start;
+    return Number(this.int64String());
   }
 
   /** A varint as a signed 64-bit decimal string (lease IDs). */
@@ -234,6 +246,58 @@ function leaseGrant(r: Reader, end: number): RawLeaseGrantResponse {
   return { header: h, ID: id, TTL: ttl, error };
 }
 
+function event(r: Reader): RawEvent {
+  const end = r.lengthEnd();
+  let type: RawEvent['type'] = 'Put';
+  let kv: RawKeyValue | undefined;
+  let prev: RawKeyValue | null = null;
+  r.fields(end, (n, wire) => {
+    if (wire === 0 && n === 1) type = r.varint() === 1 ? 'Delete' : 'Put';
+    else if (wire === 2 && n === 2) kv = keyValue(r);
+    else if (wire === 2 && n === 3) prev = keyValue(r);
+    else return false;
+    return true;
+  });
+  return { type, kv: kv ?? { key: EMPTY, value: EMPTY, create_revision: 0, mod_revision: 0 }, prev_kv: prev };
+}
+
+/** A WatchResponse. `header` is null when absent (etcd always sends one). */
+export function watchResponse(r: Reader, end: number): RawWatchResponse {
+  let h: RawHeader | null = null;
+  let watchId = 0;
+  let created = false;
+  let canceled = false;
+  let compactRevision = 0;
+  let cancelReason = '';
+  const events: RawEvent[] = [];
+  r.fields(end, (n, wire) => {
+    if (wire === 2 && n === 1) h = header(r);
+    else if (wire === 0 && n === 2) watchId = r.int64();
+    else if (wire === 0 && n === 3) created = r.varint() !== 0;
+    else if (wire === 0 && n === 4) canceled = r.varint() !== 0;
+    else if (wire === 0 && n === 5) compactRevision = r.int64();
+    else if (wire === 2 && n === 6) cancelReason = r.string();
+    else if (wire === 2 && n === 11) events.push(event(r));
+    else return false;
+    return true;
+  });
+  return { header: h, watch_id: watchId, created, canceled, compact_revision: compactRevision, cancel_reason: cancelReason, events };
+}
+
+function status(r: Reader, end: number): RawStatusResponse {
+  let h = NO_HEADER;
+  let version = '';
+  let dbSize = 0;
+  r.fields(end, (n, wire) => {
+    if (wire === 2 && n === 1) h = header(r);
+    else if (wire === 2 && n === 2) version = r.string();
+    else if (wire === 0 && n === 3) dbSize = r.varint();
+    else return false;
+    return true;
+  });
+  return { header: h, version, dbSize };
+}
+
 type Decoder<Res> = (r: Reader, end: number) => Res;
 
 /** The response decoders by method (the same names as `requestCodecs`). */
@@ -244,6 +308,7 @@ export const responseDecoders = {
   txn: txn as Decoder<RawTxnResponse>,
   compact: headerOnly as Decoder<{ header: RawHeader }>,
   leaseGrant: leaseGrant as Decoder<RawLeaseGrantResponse>,
+  status: status as Decoder<RawStatusResponse>,
 };
 
 /** Decodes the message `buf[start, end)` with `decode`. Throws `ProtobufDecodeError` on malformed input. */

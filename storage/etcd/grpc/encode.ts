@@ -17,6 +17,7 @@ import type {
   RawRangeRequest,
   RawRequestOp,
   RawTxnRequest,
+  RawWatchRequest,
 } from '../proto.js';
 
 const VARINT = 0;
@@ -203,6 +204,46 @@ function writeTxn(w: Writer, t: RawTxnRequest): void {
   for (const op of t.failure) writeOp(w, 3, op);
 }
 
+type CreateWatch = Extract<RawWatchRequest, { create_request: unknown }>['create_request'];
+
+function createWatchSize(c: CreateWatch): number {
+  return (
+    bytesField(1, c.key) +
+    bytesField(2, c.range_end) +
+    uintField(3, c.start_revision) +
+    boolField(4, c.progress_notify) +
+    boolField(6, c.prev_kv) +
+    uintField(7, c.watch_id)
+  );
+}
+
+function watchSize(w: RawWatchRequest): number {
+  if ('create_request' in w) return messageField(1, createWatchSize(w.create_request));
+  if ('cancel_request' in w) return messageField(2, uintField(1, w.cancel_request.watch_id));
+  return messageField(3, 0);
+}
+
+function writeWatch(w: Writer, req: RawWatchRequest): void {
+  if ('create_request' in req) {
+    const c = req.create_request;
+    w.message(1, createWatchSize(c));
+    w.bytes(1, c.key);
+    w.bytes(2, c.range_end);
+    w.uint(3, c.start_revision);
+    w.bool(4, c.progress_notify);
+    w.bool(6, c.prev_kv);
+    w.uint(7, c.watch_id);
+  } else if ('cancel_request' in req) {
+    w.message(2, uintField(1, req.cancel_request.watch_id));
+    w.uint(1, req.cancel_request.watch_id);
+  } else {
+    w.message(3, 0);
+  }
+}
+
+/** A WatchRequest (create, cancel or progress) on a watch stream. */
+export const watchRequestCodec: RequestCodec<RawWatchRequest> = { size: watchSize, write: writeWatch };
+
 /** The requests by method, each a size and a writer of the message's fields. */
 export interface RequestCodec<Req> {
   size(req: Req): number;
@@ -228,6 +269,8 @@ export const requestCodecs = {
       w.uint(2, g.ID);
     },
   } as RequestCodec<RawLeaseGrantRequest>,
+  /** Maintenance.Status: an empty request. */
+  status: { size: () => 0, write: () => undefined } as RequestCodec<Record<string, never>>,
 };
 
 /** `req` as one gRPC message frame: flag 0 (not compressed), 4-byte big-endian length, the message. */

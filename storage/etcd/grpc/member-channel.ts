@@ -1,8 +1,8 @@
 /**
- * Unary gRPC calls to one etcd member over one HTTP/2 connection of node's own (`node:http2`), without
- * grpc-js. A create through grpc-js cost the server ~125 µs of CPU per etcd call against ~45 µs this way
- * (interceptors, resolver and load-balancer layers, metadata objects, the call's listener chain and their
- * garbage); the watch streams stay on grpc-js (etcd-connection.ts).
+ * gRPC calls to one etcd member over one HTTP/2 connection of node's own (`node:http2`), without grpc-js:
+ * unary calls, and long-lived streams for watches (watch-call.ts). A create's Txn through grpc-js cost ~125 µs
+ * of CPU against ~45 µs this way (interceptors, resolver and load-balancer layers, metadata objects, the
+ * call's listener chain, protobufjs's Longs, and their garbage).
  *
  * What the channel keeps of gRPC over HTTP/2: a POST to `/<service>/<method>` with `content-type:
  * application/grpc`, `te: trailers` and `grpc-timeout`; one length-prefixed message each way, never
@@ -20,12 +20,12 @@
  * - the connection keeps the process alive only while calls are in flight.
  */
 import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
-import { castGrpcError } from 'etcd3';
+import { castGrpcError } from 'etcd3/lib/errors.js';
 
 /** Marks an error of a call that certainly never reached the member. */
 export const NOT_SENT: unique symbol = Symbol('etcd call not sent');
 
-export interface UnaryChannelOptions {
+export interface MemberChannelOptions {
   /** `http://host:port`, `https://host:port`, or `host:port` (plain text unless `tls` is given). */
   readonly endpoint: string;
   /** TLS: the roots (undefined: the system's) and the client certificate; undefined: TLS only for `https://`. */
@@ -109,14 +109,14 @@ interface Connection {
 }
 
 /** One member's connection and its unary calls. */
-export class UnaryChannel {
+export class MemberChannel {
   private conn: Connection | undefined;
   private closed = false;
   private readonly keepalive: NodeJS.Timeout;
   private readonly authority: string;
   private readonly tls: boolean;
 
-  constructor(private readonly options: UnaryChannelOptions) {
+  constructor(private readonly options: MemberChannelOptions) {
     const endpoint = options.endpoint;
     this.tls = options.tls !== undefined || /^https:\/\//i.test(endpoint);
     this.authority = `${this.tls ? 'https' : 'http'}://${endpoint.replace(/^https?:\/\//i, '')}`;
@@ -158,29 +158,58 @@ export class UnaryChannel {
     });
   }
 
+  /**
+   * Opens a long-lived call (a watch) on `path` once connected; `connectDeadline` bounds the wait for the
+   * connection. The stream counts as a call in flight until it closes (keepalive pings, process kept alive).
+   * Rejects with etcd3's typed error (NOT_SENT) when it cannot be opened.
+   */
+  openStream(path: string, headers: Readonly<Record<string, string>>, connectDeadline: number): Promise<OpenStream> {
+    if (this.closed) return Promise.reject(grpcError(Status.UNAVAILABLE, 'Channel has been shut down', true));
+    const conn = this.connection();
+    const open = (): OpenStream => {
+      const stream = this.request(conn, { ...headers, ':path': path });
+      const status = new CallStatus(stream);
+      stream.once('close', () => this.ended(conn));
+      return { stream, outcome: () => status.outcome(conn, stream) };
+    };
+    return conn.connected ? Promise.resolve().then(open) : this.whenReady(conn, connectDeadline).then(open);
+  }
+
+  /** A new stream on `conn` counted in flight; throws NOT_SENT when the session takes no more streams. */
+  private request(conn: Connection, headers: http2.OutgoingHttpHeaders): ClientHttp2Stream {
+    let stream: ClientHttp2Stream;
+    try {
+      stream = conn.session.request(
+        { ':method': 'POST', 'content-type': 'application/grpc', te: 'trailers', ...headers },
+        { endStream: false },
+      );
+    } catch (err) {
+      // A session that is closing or destroyed refuses new streams before anything is written.
+      this.drop(conn, (err as Error).message);
+      throw grpcError(Status.UNAVAILABLE, `No connection established. Last error: ${(err as Error).message}`, true);
+    }
+    if (conn.inflight++ === 0) conn.session.ref();
+    return stream;
+  }
+
+  private ended(conn: Connection): void {
+    if (--conn.inflight === 0 && !conn.session.destroyed) conn.session.unref();
+  }
+
   private send(conn: Connection, path: string, frame: Buffer, deadline: number): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       const remaining = deadline - Date.now();
       if (remaining <= 0) return reject(grpcError(Status.DEADLINE_EXCEEDED, 'Deadline exceeded', true));
       let stream: ClientHttp2Stream;
       try {
-        stream = conn.session.request(
-          { ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers', 'grpc-timeout': `${remaining}m` },
-          { endStream: false },
-        );
+        stream = this.request(conn, { ':path': path, 'grpc-timeout': `${remaining}m` });
       } catch (err) {
-        // A session that is closing or destroyed refuses new streams before anything is written.
-        this.drop(conn, (err as Error).message);
-        return reject(grpcError(Status.UNAVAILABLE, `No connection established. Last error: ${(err as Error).message}`, true));
+        return reject(err);
       }
-      if (conn.inflight++ === 0) conn.session.ref();
       let settled = false;
-      let status: number | undefined;
-      let message = '';
-      let httpStatus = 200;
-      let streamError: Error | undefined;
       let chunks: Buffer | Buffer[] | undefined;
       let received = 0;
+      const status = new CallStatus(stream);
       const timer = setTimeout(() => {
         finish(grpcError(Status.DEADLINE_EXCEEDED, 'Deadline exceeded'));
         stream.close(http2.constants.NGHTTP2_CANCEL);
@@ -191,21 +220,10 @@ export class UnaryChannel {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        if (--conn.inflight === 0 && !conn.session.destroyed) conn.session.unref();
+        this.ended(conn);
         if (err === undefined) resolve(body!);
         else reject(err);
       };
-      const readStatus = (headers: IncomingHttpHeaders): void => {
-        const value = headers['grpc-status'];
-        if (value === undefined) return;
-        status = Number(value);
-        message = decodeGrpcMessage(headers['grpc-message']);
-      };
-      stream.on('response', (headers) => {
-        httpStatus = Number(headers[':status']);
-        readStatus(headers); // a trailers-only answer
-      });
-      stream.on('trailers', readStatus);
       stream.on('data', (chunk: Buffer) => {
         received += chunk.length;
         if (received > this.options.maxReceiveBytes + 5) {
@@ -217,27 +235,12 @@ export class UnaryChannel {
         else if (Array.isArray(chunks)) chunks.push(chunk);
         else chunks = [chunks, chunk];
       });
-      stream.on('error', (err: Error) => {
-        streamError = err;
-      });
       stream.on('close', () => {
         if (settled) return;
-        if (status !== undefined) {
-          if (status !== 0) return finish(grpcError(status, message));
-          const body = chunks === undefined ? undefined : Array.isArray(chunks) ? Buffer.concat(chunks) : chunks;
-          return finish(...parseMessage(body));
-        }
-        if (httpStatus !== 200) {
-          return finish(grpcError(httpStatusCode(httpStatus), `Received HTTP status code ${httpStatus}`));
-        }
-        const code = stream.rstCode;
-        if (code === http2.constants.NGHTTP2_REFUSED_STREAM) {
-          return finish(grpcError(Status.UNAVAILABLE, 'Stream refused by server', true));
-        }
-        // The connection failed under the call (its reason says more than the stream's cancellation).
-        if (conn.failure !== undefined) return finish(grpcError(Status.UNAVAILABLE, conn.failure));
-        const why = streamError?.message ?? (code ? `Received RST_STREAM with code ${code}` : 'stream ended without a status');
-        finish(grpcError(code === http2.constants.NGHTTP2_CANCEL ? Status.CANCELLED : Status.UNAVAILABLE, why));
+        const err = status.outcome(conn, stream);
+        if (err !== undefined) return finish(err);
+        const body = chunks === undefined ? undefined : Array.isArray(chunks) ? Buffer.concat(chunks) : chunks;
+        finish(...parseMessage(body));
       });
       stream.end(frame);
     });
@@ -319,6 +322,50 @@ export class UnaryChannel {
       clearTimeout(timer);
       conn.pingPending = false;
     }
+  }
+}
+
+/** A long-lived call: its HTTP/2 stream, and on its 'close', how it ended (undefined: status OK). */
+export interface OpenStream {
+  readonly stream: ClientHttp2Stream;
+  outcome(): Error | undefined;
+}
+
+/** A call's gRPC status as its headers and trailers tell it, and how it ended. */
+class CallStatus {
+  private status: number | undefined;
+  private message = '';
+  private httpStatus = 200;
+  private streamError: Error | undefined;
+
+  constructor(stream: ClientHttp2Stream) {
+    stream.on('response', (headers) => {
+      this.httpStatus = Number(headers[':status']);
+      this.read(headers); // a trailers-only answer
+    });
+    stream.on('trailers', (headers) => this.read(headers));
+    stream.on('error', (err: Error) => {
+      this.streamError = err;
+    });
+  }
+
+  /** Once the stream has closed: undefined for status OK, else the call's error. */
+  outcome(conn: Connection, stream: ClientHttp2Stream): Error | undefined {
+    if (this.status !== undefined) return this.status === 0 ? undefined : grpcError(this.status, this.message);
+    if (this.httpStatus !== 200) return grpcError(httpStatusCode(this.httpStatus), `Received HTTP status code ${this.httpStatus}`);
+    const code = stream.rstCode;
+    if (code === http2.constants.NGHTTP2_REFUSED_STREAM) return grpcError(Status.UNAVAILABLE, 'Stream refused by server', true);
+    // The connection failed under the call (its reason says more than the stream's cancellation).
+    if (conn.failure !== undefined) return grpcError(Status.UNAVAILABLE, conn.failure);
+    const why = this.streamError?.message ?? (code ? `Received RST_STREAM with code ${code}` : 'stream ended without a status');
+    return grpcError(code === http2.constants.NGHTTP2_CANCEL ? Status.CANCELLED : Status.UNAVAILABLE, why);
+  }
+
+  private read(headers: IncomingHttpHeaders): void {
+    const value = headers['grpc-status'];
+    if (value === undefined) return;
+    this.status = Number(value);
+    this.message = decodeGrpcMessage(headers['grpc-message']);
   }
 }
 

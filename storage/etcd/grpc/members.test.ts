@@ -7,7 +7,7 @@ import { describeEtcd } from '../../../test/harness/describe-etcd.js';
 import { EtcdConnection } from '../etcd-connection.js';
 import type { RawRangeResponse, RawTxnResponse } from '../proto.js';
 import { neverSent } from '../translate-error.js';
-import { UnaryClient } from './unary-client.js';
+import { EtcdMembers } from './members.js';
 
 const closedPort = async (): Promise<string> => {
   const net = await import('node:net');
@@ -21,8 +21,8 @@ const closedPort = async (): Promise<string> => {
 describeEtcd('etcd unary client (real etcd)', () => {
   let cluster: EtcdCluster;
   const closers: { close(): void }[] = [];
-  const client = (endpoints: readonly string[], keepalive = { keepaliveMs: 10_000, keepaliveTimeoutMs: 5_000 }): UnaryClient => {
-    const c = new UnaryClient({ endpoints, maxReceiveBytes: Infinity, ...keepalive });
+  const client = (endpoints: readonly string[], keepalive = { keepaliveMs: 10_000, keepaliveTimeoutMs: 5_000 }): EtcdMembers => {
+    const c = new EtcdMembers({ endpoints, maxReceiveBytes: Infinity, ...keepalive });
     closers.push(c);
     return c;
   };

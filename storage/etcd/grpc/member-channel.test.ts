@@ -1,16 +1,16 @@
 /**
  * The unary gRPC channel against a real HTTP/2 peer (node's own server) answering as a gRPC server would,
  * for what etcd does not do on demand: statuses in every form, split and oversized answers, refused
- * streams, GOAWAY, silence. Against etcd itself: unary-client.test.ts.
+ * streams, GOAWAY, silence. Against etcd itself: members.test.ts.
  */
 import http2, { type ServerHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { GRPCInternalError, GRPCOutOfRangeError, GRPCResourceExhastedError, GRPCUnavailableError, GRPCDeadlineExceededError } from 'etcd3';
+import { GRPCInternalError, GRPCOutOfRangeError, GRPCResourceExhastedError, GRPCUnavailableError, GRPCDeadlineExceededError } from 'etcd3/lib/errors.js';
 import { classifyEtcdError, neverSent } from '../translate-error.js';
-import { UnaryChannel } from './unary-channel.js';
+import { MemberChannel } from './member-channel.js';
 
 type Handler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, body: Buffer) => void;
 
@@ -58,9 +58,9 @@ function ok(stream: ServerHttp2Stream, message: Buffer, pieces = 1): void {
   stream.end();
 }
 
-const channels: UnaryChannel[] = [];
-function channel(endpoint: string, extra: Partial<ConstructorParameters<typeof UnaryChannel>[0]> = {}): UnaryChannel {
-  const c = new UnaryChannel({ endpoint, maxReceiveBytes: Infinity, keepaliveMs: 10_000, keepaliveTimeoutMs: 5_000, ...extra });
+const channels: MemberChannel[] = [];
+function channel(endpoint: string, extra: Partial<ConstructorParameters<typeof MemberChannel>[0]> = {}): MemberChannel {
+  const c = new MemberChannel({ endpoint, maxReceiveBytes: Infinity, keepaliveMs: 10_000, keepaliveTimeoutMs: 5_000, ...extra });
   channels.push(c);
   return c;
 }
@@ -228,8 +228,8 @@ describe('etcd unary channel (HTTP/2 peer)', () => {
     });
     try {
       const script = [
-        `import { UnaryChannel } from ${JSON.stringify(join(__dirname, 'unary-channel.ts'))};`,
-        `const c = new UnaryChannel({ endpoint: ${JSON.stringify(p.endpoint)}, maxReceiveBytes: Infinity, keepaliveMs: 10000, keepaliveTimeoutMs: 5000 });`,
+        `import { MemberChannel } from ${JSON.stringify(join(__dirname, 'member-channel.ts'))};`,
+        `const c = new MemberChannel({ endpoint: ${JSON.stringify(p.endpoint)}, maxReceiveBytes: Infinity, keepaliveMs: 10000, keepaliveTimeoutMs: 5000 });`,
         `const frame = Buffer.from([0, 0, 0, 0, 0]);`,
         `console.log(String(await c.call('/fast', frame, Date.now() + 5000)));`,
         `c.call('/slow', frame, Date.now() + 5000).then((m) => console.log(String(m)));`,
