@@ -36,3 +36,12 @@ export function watchFrom(store: Store, prefix: string, fromRevision?: number, p
 
 export const summary = (e: WatchEvent): string => `${e.type} ${e.kv.key}@${e.kv.modRevision}`;
 export const valueOf = (kv: KeyValue | undefined): string | undefined => dec(kv?.value);
+
+/** Polls `check` every 10 ms until it holds; throws after `timeoutMs` (no fixed sleeps in assertions). */
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

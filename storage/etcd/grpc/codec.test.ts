@@ -6,16 +6,16 @@
  */
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
-import { decodeMessage, ProtobufDecodeError, responseDecoders } from './decode.js';
-import { grpcFrame, requestCodecs, type RequestCodec } from './encode.js';
+import { decodeMessage, ProtobufDecodeError, Reader, responseDecoders, watchResponse } from './decode.js';
+import { grpcFrame, requestCodecs, watchRequestCodec, type RequestCodec } from './encode.js';
 
 const root = protobuf.loadSync(join(__dirname, '..', '..', '..', 'node_modules', 'etcd3', 'proto', 'rpc.proto'));
 const type = (name: string): protobuf.Type => root.lookupType(name);
 const longs = { longs: String, bytes: Buffer, defaults: false } as const;
 
 /** Our frame of `req`, checked (prefix, length) and decoded by protobufjs as `typeName`. */
-function viaProtobufjs(method: keyof typeof requestCodecs, req: unknown, typeName: string): Record<string, unknown> {
-  const frame = grpcFrame(requestCodecs[method] as RequestCodec<unknown>, req);
+function viaProtobufjs(method: keyof typeof requestCodecs | 'watch', req: unknown, typeName: string): Record<string, unknown> {
+  const frame = grpcFrame((method === 'watch' ? watchRequestCodec : requestCodecs[method]) as RequestCodec<unknown>, req);
   expect(frame[0]).toBe(0);
   expect(frame.readUInt32BE(1)).toBe(frame.length - 5);
   const t = type(typeName);
@@ -96,6 +96,23 @@ describe('etcd request encoding', () => {
     expect(viaProtobufjs('deleteRange', { key, prev_kv: true }, 'etcdserverpb.DeleteRangeRequest')).toEqual({ key, prevKv: true });
     expect(viaProtobufjs('compact', { revision: 123_456_789, physical: false }, 'etcdserverpb.CompactionRequest')).toEqual({ revision: '123456789' });
     expect(viaProtobufjs('leaseGrant', { TTL: 3_600, ID: 0 }, 'etcdserverpb.LeaseGrantRequest')).toEqual({ TTL: '3600' });
+    expect(viaProtobufjs('status', {}, 'etcdserverpb.StatusRequest')).toEqual({});
+  });
+
+  test('watch requests: create (from a revision, progress, previous values, our id), cancel, progress', () => {
+    const create = { key, range_end: Buffer.from('/registry/configmaps0'), start_revision: 2 ** 45, progress_notify: true, prev_kv: true, watch_id: 77 };
+    expect(viaProtobufjs('watch', { create_request: create }, 'etcdserverpb.WatchRequest')).toEqual({
+      createRequest: { key, rangeEnd: create.range_end, startRevision: String(2 ** 45), progressNotify: true, prevKv: true, watchId: '77' },
+    });
+    // start_revision 0: "from now", left out as proto3's default.
+    expect(viaProtobufjs('watch', { create_request: { ...create, start_revision: 0, progress_notify: false } }, 'etcdserverpb.WatchRequest')).toEqual({
+      createRequest: { key, rangeEnd: create.range_end, prevKv: true, watchId: '77' },
+    });
+    expect(viaProtobufjs('watch', { cancel_request: { watch_id: 77 } }, 'etcdserverpb.WatchRequest')).toEqual({ cancelRequest: { watchId: '77' } });
+    // An empty progress request is still the oneof's arm (present, zero length).
+    const t = type('etcdserverpb.WatchRequest');
+    const progress = grpcFrame(watchRequestCodec, { progress_request: {} });
+    expect(t.toObject(t.decode(progress.subarray(5)), { oneofs: true }).requestUnion).toBe('progressRequest');
   });
 });
 
@@ -165,6 +182,45 @@ describe('etcd response decoding', () => {
       });
     }
     expect(decode('leaseGrant', encodeWith('etcdserverpb.LeaseGrantResponse', { error: 'lease exists ✓' }))).toEqual({ header: { revision: 0 }, ID: '0', TTL: 0, error: 'lease exists ✓' });
+  });
+
+  test('a watch response: events of both types with previous values, a broadcast\'s id -1, a compacted cancel', () => {
+    const kv = (k: string, mod: string) => ({ key: Buffer.from(k), createRevision: '10', modRevision: mod, version: '2', value: Buffer.from(`v${mod}`), lease: '7' });
+    const decodeWatch = (bytes: Buffer) => watchResponse(new Reader(bytes, 0, bytes.length), bytes.length);
+    const events = decodeWatch(
+      encodeWith('etcdserverpb.WatchResponse', {
+        header,
+        watchId: '3',
+        events: [
+          { type: 0, kv: kv('/a', '11'), prevKv: kv('/a', '10') },
+          { type: 1, kv: { key: Buffer.from('/b'), modRevision: '12' } },
+          { type: 0, kv: kv('/c', '13') },
+        ],
+      }),
+    );
+    expect(events).toEqual({
+      header: { revision: 2 ** 53 - 1 },
+      watch_id: 3,
+      created: false,
+      canceled: false,
+      compact_revision: 0,
+      cancel_reason: '',
+      events: [
+        { type: 'Put', kv: { key: Buffer.from('/a'), value: Buffer.from('v11'), create_revision: 10, mod_revision: 11 }, prev_kv: { key: Buffer.from('/a'), value: Buffer.from('v10'), create_revision: 10, mod_revision: 10 } },
+        { type: 'Delete', kv: { key: Buffer.from('/b'), value: Buffer.alloc(0), create_revision: 0, mod_revision: 12 }, prev_kv: null },
+        { type: 'Put', kv: { key: Buffer.from('/c'), value: Buffer.from('v13'), create_revision: 10, mod_revision: 13 }, prev_kv: null },
+      ],
+    });
+    expect(decodeWatch(encodeWith('etcdserverpb.WatchResponse', { header: { revision: '500' }, watchId: '-1' }))).toMatchObject({ watch_id: -1, header: { revision: 500 }, events: [] });
+    expect(decodeWatch(encodeWith('etcdserverpb.WatchResponse', { header, watchId: '4', created: true }))).toMatchObject({ watch_id: 4, created: true });
+    expect(
+      decodeWatch(encodeWith('etcdserverpb.WatchResponse', { header, watchId: '5', canceled: true, compactRevision: '4000', cancelReason: 'mvcc: required revision has been compacted' })),
+    ).toMatchObject({ watch_id: 5, canceled: true, compact_revision: 4000, cancel_reason: 'mvcc: required revision has been compacted' });
+  });
+
+  test('a status: the member\'s version and database size', () => {
+    const bytes = encodeWith('etcdserverpb.StatusResponse', { header, version: '3.4.23', dbSize: '20480', leader: '99', raftIndex: '5', raftTerm: '2', raftAppliedIndex: '5', errors: ['x'], dbSizeInUse: '16384' });
+    expect(decode('status', bytes)).toEqual({ header: { revision: 2 ** 53 - 1 }, version: '3.4.23', dbSize: 20_480 });
   });
 
   test('keys and values are views of the response buffer, not copies', () => {

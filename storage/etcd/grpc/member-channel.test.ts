@@ -1,5 +1,5 @@
 /**
- * The unary gRPC channel against a real HTTP/2 peer (node's own server) answering as a gRPC server would,
+ * The member channel (unary calls and watch streams) against a real HTTP/2 peer (node's own server) answering as a gRPC server would,
  * for what etcd does not do on demand: statuses in every form, split and oversized answers, refused
  * streams, GOAWAY, silence. Against etcd itself: members.test.ts.
  */
@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { GRPCInternalError, GRPCOutOfRangeError, GRPCResourceExhastedError, GRPCUnavailableError, GRPCDeadlineExceededError } from 'etcd3/lib/errors.js';
 import { classifyEtcdError, neverSent } from '../translate-error.js';
+import { until } from '../../testing/helpers.js';
 import { MemberChannel } from './member-channel.js';
+import { WatchCall } from './watch-call.js';
+import protobuf from 'protobufjs';
 
 type Handler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, body: Buffer) => void;
 
@@ -68,18 +71,10 @@ afterEach(() => {
   for (const c of channels.splice(0)) c.close();
 });
 
-async function eventuallyTrue(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not met');
-}
-
 const soon = (ms = 5_000): number => Date.now() + ms;
 const request = frameOf(Buffer.from('request message'));
 
-describe('etcd unary channel (HTTP/2 peer)', () => {
+describe('etcd member channel (HTTP/2 peer)', () => {
   test('sends one gRPC POST (path, content-type, te, grpc-timeout, the frame whole) and resolves with the answer message', async () => {
     let seen: { headers: IncomingHttpHeaders; body: Buffer } | undefined;
     const p = await peer((stream, headers, body) => {
@@ -209,10 +204,10 @@ describe('etcd unary channel (HTTP/2 peer)', () => {
       (servedBy[0] as http2.ServerHttp2Session).goaway(http2.constants.NGHTTP2_NO_ERROR);
       // Calls made before the GOAWAY arrives may still go to the old connection (and fail, not sent, or be
       // answered); once it has arrived every call goes to a new one.
-      await eventuallyTrue(async () => {
+      await until(async () => {
         await c.call('/x/Y', request, soon()).catch(() => undefined);
         return servedBy.length > 1 && servedBy.at(-1) !== servedBy[0];
-      });
+      }, 'a call on a new connection');
       expect((await c.call('/x/Y', request, soon())).toString()).toBe('fine');
       expect(servedBy.at(-1)).not.toBe(servedBy[0]);
     } finally {
@@ -245,6 +240,85 @@ describe('etcd unary channel (HTTP/2 peer)', () => {
       await p.close();
     }
   }, 30_000);
+
+  test('a watch stream: requests framed as written, answers split and joined across DATA frames, then OK ends it', async () => {
+    const root = protobuf.loadSync(join(__dirname, '..', '..', '..', 'node_modules', 'etcd3', 'proto', 'rpc.proto'));
+    const Res = root.lookupType('etcdserverpb.WatchResponse');
+    const Req = root.lookupType('etcdserverpb.WatchRequest');
+    const answer = (watchId: number, mod: number): Buffer =>
+      frameOf(Buffer.from(Res.encode(Res.fromObject({ header: { revision: mod }, watchId, events: [{ kv: { key: Buffer.from(`/k${mod}`), modRevision: mod, value: Buffer.alloc(3_000, mod) } }] })).finish()));
+    let requests: Record<string, unknown>[] = [];
+    let sawHeaders: IncomingHttpHeaders | undefined;
+    let finishWith: ((trailers: Record<string, string>) => void) | undefined;
+    const server = http2.createServer();
+    server.on('stream', (stream, headers) => {
+      sawHeaders = headers;
+      let buffered = Buffer.alloc(0);
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+      stream.on('data', (chunk: Buffer) => {
+        buffered = Buffer.concat([buffered, chunk]);
+        while (buffered.length >= 5 && buffered.length >= 5 + buffered.readUInt32BE(1)) {
+          const length = buffered.readUInt32BE(1);
+          requests.push(Req.toObject(Req.decode(buffered.subarray(5, 5 + length)), { longs: Number, oneofs: true }));
+          buffered = buffered.subarray(5 + length);
+        }
+        if (requests.length === 1) {
+          // Three answers: the first two in one write, the third in 1,000-byte pieces.
+          stream.write(Buffer.concat([answer(1, 10), answer(1, 11)]));
+          const third = answer(1, 12);
+          for (let i = 0; i < third.length; i += 1_000) stream.write(third.subarray(i, i + 1_000));
+        }
+      });
+      finishWith = (trailers) => {
+        stream.on('wantTrailers', () => stream.sendTrailers(trailers));
+        stream.end();
+      };
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const open = async (): Promise<{ call: WatchCall; messages: { watch_id: number; header: { revision: number } | null; events: { kv: { value: Buffer } }[] }[]; ended: Promise<string> }> => {
+        const call = new WatchCall(await channel(endpoint).openStream('/etcdserverpb.Watch/Watch', { hasleader: 'true' }, soon()));
+        const messages: never[] = [];
+        call.on('data', (m) => messages.push(m as never));
+        const ended = new Promise<string>((resolve) => {
+          call.on('end', () => resolve('end'));
+          call.on('error', (err) => resolve(err.message));
+        });
+        return { call, messages, ended };
+      };
+      const first = await open();
+      first.call.write({ create_request: { key: Buffer.from('/k'), range_end: Buffer.from('/l'), start_revision: 10, progress_notify: true, prev_kv: true, watch_id: 1 } });
+      await until(() => first.messages.length === 3, 'three answers');
+      expect(first.messages.map((m) => [m.watch_id, m.header?.revision, m.events[0]!.kv.value.length, m.events[0]!.kv.value[0]])).toEqual([
+        [1, 10, 3_000, 10],
+        [1, 11, 3_000, 11],
+        [1, 12, 3_000, 12],
+      ]);
+      expect(sawHeaders![':path']).toBe('/etcdserverpb.Watch/Watch');
+      expect(sawHeaders!.hasleader).toBe('true');
+      expect(sawHeaders!['grpc-timeout']).toBeUndefined();
+      first.call.write({ cancel_request: { watch_id: 1 } });
+      first.call.write({ progress_request: {} });
+      await until(() => requests.length === 3, 'three requests');
+      expect(requests).toEqual([
+        { requestUnion: 'createRequest', createRequest: { key: Buffer.from('/k'), rangeEnd: Buffer.from('/l'), startRevision: 10, progressNotify: true, prevKv: true, watchId: 1 } },
+        { requestUnion: 'cancelRequest', cancelRequest: { watchId: 1 } },
+        { requestUnion: 'progressRequest', progressRequest: {} },
+      ]);
+      finishWith!({ 'grpc-status': '0' });
+      expect(await first.ended).toBe('end');
+
+      requests = [];
+      const second = await open();
+      second.call.write({ progress_request: {} });
+      await until(() => requests.length === 1, 'one request');
+      finishWith!({ 'grpc-status': '14', 'grpc-message': 'etcdserver: no leader' });
+      expect(await second.ended).toBe('14 UNAVAILABLE: etcdserver: no leader');
+    } finally {
+      server.close();
+    }
+  });
 
   test('nobody listening: "No connection established", NOT_SENT', async () => {
     const closed = await peer(() => undefined);

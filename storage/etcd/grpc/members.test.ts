@@ -1,13 +1,15 @@
 /**
- * Unary calls against real etcd members: answers decoded, failover between members, circuits that open on
- * a member whose calls fail and skip it, and a hung member (SIGSTOP) found out by the keepalive ping.
+ * Calls against real etcd members: answers decoded, a Status, a watch stream, failover between members,
+ * circuits that open on a member whose calls fail and skip it, and a hung member (SIGSTOP) found out by the
+ * keepalive ping.
  */
 import { startEtcd, type EtcdCluster } from '../../../test/harness/etcd.js';
 import { describeEtcd } from '../../../test/harness/describe-etcd.js';
 import { EtcdConnection } from '../etcd-connection.js';
-import type { RawRangeResponse, RawTxnResponse } from '../proto.js';
+import type { RawRangeResponse, RawStatusResponse, RawTxnResponse, RawWatchResponse } from '../proto.js';
 import { neverSent } from '../translate-error.js';
-import { EtcdMembers } from './members.js';
+import { until } from '../../testing/helpers.js';
+import { EtcdMembers, callOn, singleMember } from './members.js';
 
 const closedPort = async (): Promise<string> => {
   const net = await import('node:net');
@@ -18,7 +20,7 @@ const closedPort = async (): Promise<string> => {
   return `http://127.0.0.1:${port}`;
 };
 
-describeEtcd('etcd unary client (real etcd)', () => {
+describeEtcd('etcd members (real etcd)', () => {
   let cluster: EtcdCluster;
   const closers: { close(): void }[] = [];
   const client = (endpoints: readonly string[], keepalive = { keepaliveMs: 10_000, keepaliveTimeoutMs: 5_000 }): EtcdMembers => {
@@ -51,6 +53,40 @@ describeEtcd('etcd unary client (real etcd)', () => {
     expect(kv.value.toString()).toBe('v1');
     expect(kv.mod_revision).toBe(created.header.revision);
     expect(kv.create_revision).toBe(created.header.revision);
+  });
+
+  test('a Status names the member\'s version and database size', async () => {
+    const channel = singleMember(cluster.endpoints[0]!, undefined);
+    closers.push(channel);
+    const status = await callOn<RawStatusResponse>(channel, 'status', {}, Date.now() + 5_000);
+    expect(status.version).toMatch(/^3\.\d+\.\d+/);
+    expect(status.dbSize).toBeGreaterThan(0);
+    expect(status.header.revision).toBeGreaterThan(0);
+  });
+
+  test('a watch stream: created, then the events of writes made after it, with previous values; cancelled on request', async () => {
+    const c = client(cluster.endpoints);
+    const { stream } = await c.openWatch(Date.now() + 5_000);
+    const messages: RawWatchResponse[] = [];
+    stream.on('data', (m) => messages.push(m as RawWatchResponse));
+    const prefix = `/unary-watch/${Date.now()}/`;
+    const key = Buffer.from(`${prefix}a`);
+    const put = (value: string) =>
+      c.call<RawTxnResponse>('txn', { compare: [], success: [{ request_put: { key, value: Buffer.from(value) } }], failure: [] }, Date.now() + 5_000);
+    stream.write({ create_request: { key: Buffer.from(prefix), range_end: Buffer.from(`${prefix.slice(0, -1)}0`), start_revision: 0, progress_notify: false, prev_kv: true, watch_id: 9 } });
+    await until(() => messages.some((m) => m.created), 'the watch created');
+    const first = await put('one');
+    const second = await put('two');
+    await until(() => messages.flatMap((m) => m.events).length === 2, 'two events');
+    const events = messages.flatMap((m) => m.events);
+    expect(messages.every((m) => m.watch_id === 9)).toBe(true);
+    expect(events.map((e) => [e.type, e.kv.value.toString(), e.kv.mod_revision, e.prev_kv?.value.toString()])).toEqual([
+      ['Put', 'one', first.header.revision, undefined],
+      ['Put', 'two', second.header.revision, 'one'],
+    ]);
+    stream.write({ cancel_request: { watch_id: 9 } });
+    await until(() => messages.some((m) => m.canceled), 'the watch cancelled');
+    stream.cancel();
   });
 
   test('a member nobody answers on: its circuit opens after three failures and calls skip it; with every circuit open a call fails at once, not sent', async () => {

@@ -3,7 +3,7 @@
  * `RawWatchStream` that watch-stream.ts drives: WatchRequests written as gRPC message frames; 'data' for
  * each WatchResponse, decoded (a message may span DATA frames and a frame may hold several messages);
  * 'error' with etcd3's typed error when the call ends with any other status than OK or its connection fails;
- * 'end' when etcd ends it with OK; 'close' after either.
+ * 'end' when etcd ends it with OK; 'close' after either, or after `cancel()`.
  */
 import { EventEmitter } from 'node:events';
 import http2 from 'node:http2';
@@ -23,6 +23,11 @@ export class WatchCall extends EventEmitter implements RawWatchStream {
     super();
     const { stream } = call;
     stream.on('data', (chunk: Buffer) => this.receive(chunk));
+    // The member's trailers end the call though our side is still open: close the stream then.
+    stream.on('end', () => {
+      this.finish(call.outcome());
+      stream.close();
+    });
     stream.on('close', () => this.finish(call.outcome()));
   }
 
@@ -35,10 +40,13 @@ export class WatchCall extends EventEmitter implements RawWatchStream {
     if (!this.done) this.call.stream.end();
   }
 
+  /** Ends the call from our side: no 'error' or 'end' follows, only 'close'. */
   cancel(): void {
     if (this.done) return;
-    this.finish(grpcError(Status.CANCELLED, 'Cancelled on client'));
+    this.done = true;
+    this.pending = [];
     this.call.stream.close(http2.constants.NGHTTP2_CANCEL);
+    this.emit('close');
   }
 
   private receive(chunk: Buffer): void {
