@@ -5,7 +5,7 @@ import {
   GRPCUnavailableError,
 } from 'etcd3/lib/errors.js';
 import { StorageError, invalidArgument, isStorageError, timeout, unavailable } from '../errors.js';
-import { NOT_SENT } from './grpc/member-channel.js';
+import { NOT_SENT } from './grpc/status.js';
 
 /**
  * What an etcd failure means for the contract. `compacted` and `future` need the store's revisions to become

@@ -19,71 +19,19 @@
  *   deadline passes); after a GOAWAY new calls go to a new connection while the old one finishes its own;
  * - the connection keeps the process alive only while calls are in flight.
  */
-import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
-import { castGrpcError } from 'etcd3/lib/errors.js';
-
-/** Marks an error of a call that certainly never reached the member. */
-export const NOT_SENT: unique symbol = Symbol('etcd call not sent');
+import http2, { type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
+import type { EtcdConnectionTls } from '../client-tls.js';
+import { CallStatus, Status, grpcError } from './status.js';
 
 export interface MemberChannelOptions {
   /** `http://host:port`, `https://host:port`, or `host:port` (plain text unless `tls` is given). */
   readonly endpoint: string;
   /** TLS: the roots (undefined: the system's) and the client certificate; undefined: TLS only for `https://`. */
-  readonly tls?: { readonly ca?: Buffer; readonly cert?: Buffer; readonly key?: Buffer };
+  readonly tls?: EtcdConnectionTls;
   /** The largest response message accepted (grpc-js's `grpc.max_receive_message_length`); Infinity: no cap. */
   readonly maxReceiveBytes: number;
   readonly keepaliveMs: number;
   readonly keepaliveTimeoutMs: number;
-}
-
-const STATUS_NAMES = [
-  'OK',
-  'CANCELLED',
-  'UNKNOWN',
-  'INVALID_ARGUMENT',
-  'DEADLINE_EXCEEDED',
-  'NOT_FOUND',
-  'ALREADY_EXISTS',
-  'PERMISSION_DENIED',
-  'RESOURCE_EXHAUSTED',
-  'FAILED_PRECONDITION',
-  'ABORTED',
-  'OUT_OF_RANGE',
-  'UNIMPLEMENTED',
-  'INTERNAL',
-  'UNAVAILABLE',
-  'DATA_LOSS',
-  'UNAUTHENTICATED',
-];
-export const Status = { CANCELLED: 1, DEADLINE_EXCEEDED: 4, RESOURCE_EXHAUSTED: 8, INTERNAL: 13, UNAVAILABLE: 14 } as const;
-
-/** A gRPC status as etcd3's typed error, with grpc-js's message (`"<code> <NAME>: <details>"`). */
-export function grpcError(code: number, details: string, notSent = false): Error {
-  const plain = new Error(`${code} ${STATUS_NAMES[code] ?? 'UNKNOWN'}: ${details}`) as Error & { code: number; details: string };
-  plain.code = code;
-  plain.details = details;
-  const typed = castGrpcError(plain);
-  if (notSent) Object.defineProperty(typed, NOT_SENT, { value: true });
-  return typed;
-}
-
-/** The gRPC status of an HTTP status other than 200 (gRPC's HTTP-to-gRPC mapping). */
-function httpStatusCode(status: number): number {
-  if (status === 400) return 13;
-  if (status === 401) return 16;
-  if (status === 403) return 7;
-  if (status === 404) return 12;
-  if (status === 429 || status === 502 || status === 503 || status === 504) return 14;
-  return 2;
-}
-
-function decodeGrpcMessage(value: string | string[] | undefined): string {
-  const text = Array.isArray(value) ? value.join(',') : (value ?? '');
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 /** HTTP/2 flow-control windows: a 10,000 x 1 KiB range page (~11 MiB) flows without waiting for updates. */
@@ -170,7 +118,7 @@ export class MemberChannel {
       const stream = this.request(conn, { ...headers, ':path': path });
       const status = new CallStatus(stream);
       stream.once('close', () => this.ended(conn));
-      return { stream, outcome: () => status.outcome(conn, stream) };
+      return { stream, outcome: () => status.outcome(stream, conn.failure) };
     };
     return conn.connected ? Promise.resolve().then(open) : this.whenReady(conn, connectDeadline).then(open);
   }
@@ -237,7 +185,7 @@ export class MemberChannel {
       });
       stream.on('close', () => {
         if (settled) return;
-        const err = status.outcome(conn, stream);
+        const err = status.outcome(stream, conn.failure);
         if (err !== undefined) return finish(err);
         const body = chunks === undefined ? undefined : Array.isArray(chunks) ? Buffer.concat(chunks) : chunks;
         finish(...parseMessage(body));
@@ -329,44 +277,6 @@ export class MemberChannel {
 export interface OpenStream {
   readonly stream: ClientHttp2Stream;
   outcome(): Error | undefined;
-}
-
-/** A call's gRPC status as its headers and trailers tell it, and how it ended. */
-class CallStatus {
-  private status: number | undefined;
-  private message = '';
-  private httpStatus = 200;
-  private streamError: Error | undefined;
-
-  constructor(stream: ClientHttp2Stream) {
-    stream.on('response', (headers) => {
-      this.httpStatus = Number(headers[':status']);
-      this.read(headers); // a trailers-only answer
-    });
-    stream.on('trailers', (headers) => this.read(headers));
-    stream.on('error', (err: Error) => {
-      this.streamError = err;
-    });
-  }
-
-  /** Once the stream has closed: undefined for status OK, else the call's error. */
-  outcome(conn: Connection, stream: ClientHttp2Stream): Error | undefined {
-    if (this.status !== undefined) return this.status === 0 ? undefined : grpcError(this.status, this.message);
-    if (this.httpStatus !== 200) return grpcError(httpStatusCode(this.httpStatus), `Received HTTP status code ${this.httpStatus}`);
-    const code = stream.rstCode;
-    if (code === http2.constants.NGHTTP2_REFUSED_STREAM) return grpcError(Status.UNAVAILABLE, 'Stream refused by server', true);
-    // The connection failed under the call (its reason says more than the stream's cancellation).
-    if (conn.failure !== undefined) return grpcError(Status.UNAVAILABLE, conn.failure);
-    const why = this.streamError?.message ?? (code ? `Received RST_STREAM with code ${code}` : 'stream ended without a status');
-    return grpcError(code === http2.constants.NGHTTP2_CANCEL ? Status.CANCELLED : Status.UNAVAILABLE, why);
-  }
-
-  private read(headers: IncomingHttpHeaders): void {
-    const value = headers['grpc-status'];
-    if (value === undefined) return;
-    this.status = Number(value);
-    this.message = decodeGrpcMessage(headers['grpc-message']);
-  }
 }
 
 /** The message of a successful answer: exactly one uncompressed length-prefixed message. */

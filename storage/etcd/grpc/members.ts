@@ -10,7 +10,8 @@
 import { isRecoverableError } from 'etcd3/lib/errors.js';
 import { decodeMessage, responseDecoders, ProtobufDecodeError } from './decode.js';
 import { grpcFrame, requestCodecs, type RequestCodec } from './encode.js';
-import { Status, MemberChannel, grpcError, type MemberChannelOptions } from './member-channel.js';
+import { MemberChannel, type MemberChannelOptions } from './member-channel.js';
+import { Status, grpcError } from './status.js';
 import { WatchCall } from './watch-call.js';
 import type { EtcdConnectionTls } from '../client-tls.js';
 
@@ -74,9 +75,6 @@ export class EtcdMembers {
   /** One attempt of `method` on one member; resolves with the decoded response (proto.ts shapes). */
   async call<Res>(method: UnaryMethod, req: unknown, deadline: number): Promise<Res> {
     const member = this.pick();
-    if (member === undefined) {
-      throw grpcError(Status.UNAVAILABLE, 'every etcd member failed its last calls (circuits open); none was tried', true);
-    }
     try {
       const res = await callOn<Res>(member.channel, method, req, deadline);
       member.failures = 0;
@@ -94,9 +92,6 @@ export class EtcdMembers {
    */
   async openWatch(connectDeadline: number): Promise<{ stream: WatchCall; fail: (err: Error) => void }> {
     const member = this.pick();
-    if (member === undefined) {
-      throw grpcError(Status.UNAVAILABLE, 'every etcd member failed its last calls (circuits open); none was tried', true);
-    }
     const fail = (err: Error): void => {
       if (isRecoverableError(err)) this.failed(member);
     };
@@ -113,8 +108,8 @@ export class EtcdMembers {
     for (const m of this.members) m.channel.close();
   }
 
-  /** A random member with its circuit closed (or due for its trial call). */
-  private pick(): Member | undefined {
+  /** A random member with its circuit closed (or due for its trial call); throws NOT_SENT when none is. */
+  private pick(): Member {
     const n = this.members.length;
     const start = n === 1 ? 0 : Math.floor(Math.random() * n);
     const now = Date.now();
@@ -122,7 +117,7 @@ export class EtcdMembers {
       const m = this.members[(start + i) % n]!;
       if (m.openUntil <= now) return m;
     }
-    return undefined;
+    throw grpcError(Status.UNAVAILABLE, 'every etcd member failed its last calls (circuits open); none was tried', true);
   }
 
   private failed(m: Member): void {

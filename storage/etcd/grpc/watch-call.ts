@@ -11,7 +11,8 @@ import type { RawWatchRequest } from '../proto.js';
 import type { RawWatchStream } from '../etcd-connection.js';
 import { Reader, ProtobufDecodeError, watchResponse } from './decode.js';
 import { grpcFrame, watchRequestCodec } from './encode.js';
-import { Status, grpcError, type OpenStream } from './member-channel.js';
+import type { OpenStream } from './member-channel.js';
+import { Status, grpcError } from './status.js';
 
 export class WatchCall extends EventEmitter implements RawWatchStream {
   /** Bytes received and not yet parsed into messages. */
