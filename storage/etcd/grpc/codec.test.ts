@@ -7,15 +7,15 @@
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { decodeMessage, ProtobufDecodeError, Reader, responseDecoders, watchResponse } from './decode.js';
-import { grpcFrame, requestCodecs, watchRequestCodec, type RequestCodec } from './encode.js';
+import { grpcFrame, requestSpecs, watchRequestSpec, type Spec } from './encode.js';
 
 const root = protobuf.loadSync(join(__dirname, '..', '..', '..', 'node_modules', 'etcd3', 'proto', 'rpc.proto'));
 const type = (name: string): protobuf.Type => root.lookupType(name);
 const longs = { longs: String, bytes: Buffer, defaults: false } as const;
 
 /** Our frame of `req`, checked (prefix, length) and decoded by protobufjs as `typeName`. */
-function viaProtobufjs(method: keyof typeof requestCodecs | 'watch', req: unknown, typeName: string): Record<string, unknown> {
-  const frame = grpcFrame((method === 'watch' ? watchRequestCodec : requestCodecs[method]) as RequestCodec<unknown>, req);
+function viaProtobufjs(method: keyof typeof requestSpecs | 'watch', req: unknown, typeName: string): Record<string, unknown> {
+  const frame = grpcFrame((method === 'watch' ? watchRequestSpec : requestSpecs[method]) as Spec<unknown>, req);
   expect(frame[0]).toBe(0);
   expect(frame.readUInt32BE(1)).toBe(frame.length - 5);
   const t = type(typeName);
@@ -60,7 +60,7 @@ describe('etcd request encoding', () => {
       failure: [{ requestRange: { key } }],
     });
     // The oneof arm is set, so etcd compares mod_revision (0: absent) and not the version.
-    const frame = grpcFrame(requestCodecs.txn, { compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: 0 }], success: [], failure: [] });
+    const frame = grpcFrame(requestSpecs.txn, { compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: 0 }], success: [], failure: [] });
     const t = type('etcdserverpb.TxnRequest');
     expect(t.toObject(t.decode(frame.subarray(5)), { oneofs: true }).compare[0].targetUnion).toBe('modRevision');
   });
@@ -111,7 +111,7 @@ describe('etcd request encoding', () => {
     expect(viaProtobufjs('watch', { cancel_request: { watch_id: 77 } }, 'etcdserverpb.WatchRequest')).toEqual({ cancelRequest: { watchId: '77' } });
     // An empty progress request is still the oneof's arm (present, zero length).
     const t = type('etcdserverpb.WatchRequest');
-    const progress = grpcFrame(watchRequestCodec, { progress_request: {} });
+    const progress = grpcFrame(watchRequestSpec, { progress_request: {} });
     expect(t.toObject(t.decode(progress.subarray(5)), { oneofs: true }).requestUnion).toBe('progressRequest');
   });
 });

@@ -300,7 +300,7 @@ function status(r: Reader, end: number): RawStatusResponse {
 
 type Decoder<Res> = (r: Reader, end: number) => Res;
 
-/** The response decoders by method (the same names as `requestCodecs`). */
+/** The response decoders by method (the same names as `requestSpecs`). */
 export const responseDecoders = {
   range: range as Decoder<RawRangeResponse>,
   put: headerOnly as Decoder<{ header: RawHeader }>,

@@ -1,12 +1,14 @@
 /**
  * The etcd v3 request messages this backend sends, encoded as protobuf straight into one gRPC message
- * frame (the 5-byte prefix: not compressed, big-endian length; then the message). Field numbers are etcd's
- * `rpc.proto` (etcdserverpb). Two passes: sizes, then bytes into a buffer of exactly that size, so a value is
- * copied once.
+ * frame (the 5-byte prefix: not compressed, big-endian length; then the message). Each message is data: its
+ * fields' numbers (etcd's `rpc.proto`, etcdserverpb), kinds and accessors, which drive both passes of the
+ * encoding: sizes, then bytes into a buffer of exactly that size, so a value is copied once.
  *
- * proto3 rules: scalars at their default (0, false, empty bytes) are left out, except `Compare.mod_revision`,
- * a member of a oneof, which is always written (its presence selects the union's arm). int64 fields are
- * JavaScript numbers (revisions are below 2^53) except lease IDs, which are decimal strings (random 63-bit).
+ * proto3 rules: scalars at their default (0, false, empty bytes) are left out, except members of a oneof
+ * (`always`), written whatever their value because their presence selects the union's arm
+ * (`Compare.mod_revision`); an embedded message is written when present, even empty (a progress request).
+ * int64 fields are JavaScript numbers (revisions are below 2^53) except lease IDs, which are decimal strings
+ * (random 63-bit).
  */
 import type {
   RawCompactionRequest,
@@ -20,8 +22,18 @@ import type {
   RawWatchRequest,
 } from '../proto.js';
 
-const VARINT = 0;
-const LEN = 2;
+/** One field: its number, how it is encoded, and where its value is (undefined: absent). */
+type Field<M> =
+  | { readonly n: number; readonly kind: 'bytes'; readonly get: (m: M) => Uint8Array | undefined }
+  | { readonly n: number; readonly kind: 'uint'; readonly get: (m: M) => number | undefined; readonly always?: true }
+  | { readonly n: number; readonly kind: 'bool'; readonly get: (m: M) => boolean | undefined }
+  /** A signed int64 given as a decimal string (lease IDs). */
+  | { readonly n: number; readonly kind: 'int64'; readonly get: (m: M) => string | undefined }
+  | { readonly n: number; readonly kind: 'message'; readonly spec: Spec<never>; readonly get: (m: M) => unknown }
+  | { readonly n: number; readonly kind: 'repeated'; readonly spec: Spec<never>; readonly get: (m: M) => readonly unknown[] };
+
+/** A message: its fields in the order they are written. */
+export type Spec<M> = readonly Field<M>[];
 
 /** Bytes of `v` (a non-negative safe integer) as a varint. */
 function varintSize(v: number): number {
@@ -33,10 +45,8 @@ function varintSize(v: number): number {
   return n;
 }
 
-/** A decimal int64 (a lease ID) as the unsigned 64-bit value protobuf writes (two's complement if negative). */
-function int64Bits(decimal: string): bigint {
-  return BigInt.asUintN(64, BigInt(decimal));
-}
+/** A decimal int64 as the unsigned 64-bit value protobuf writes (two's complement if negative). */
+const int64Bits = (decimal: string): bigint => BigInt.asUintN(64, BigInt(decimal));
 
 function bigVarintSize(v: bigint): number {
   let n = 1;
@@ -47,56 +57,52 @@ function bigVarintSize(v: bigint): number {
   return n;
 }
 
-/** A tag of a field number below 16 is one byte. */
-const tagSize = (field: number): number => (field < 16 ? 1 : 2);
-const bytesField = (field: number, b: Uint8Array | undefined): number =>
-  b === undefined || b.length === 0 ? 0 : tagSize(field) + varintSize(b.length) + b.length;
-const uintField = (field: number, v: number | undefined): number => (v ? tagSize(field) + varintSize(v) : 0);
-const boolField = (field: number, v: boolean | undefined): number => (v ? tagSize(field) + 1 : 0);
-const messageField = (field: number, size: number): number => tagSize(field) + varintSize(size) + size;
-
-function rangeSize(r: RawRangeRequest): number {
-  return (
-    bytesField(1, r.key) +
-    bytesField(2, r.range_end) +
-    uintField(3, r.limit) +
-    uintField(4, r.revision) +
-    boolField(8, r.keys_only) +
-    boolField(9, r.count_only) +
-    uintField(10, r.min_mod_revision)
-  );
+/** The encoded size of message `m` of `spec` (its fields, not its own tag and length). */
+function sizeOf<M>(spec: Spec<M>, m: M): number {
+  let size = 0;
+  for (const f of spec) {
+    // Field numbers here are below 16: every tag is one byte.
+    switch (f.kind) {
+      case 'bytes': {
+        const b = f.get(m);
+        if (b !== undefined && b.length > 0) size += 1 + varintSize(b.length) + b.length;
+        break;
+      }
+      case 'uint': {
+        const v = f.get(m);
+        if (v || (f.always && v !== undefined)) size += 1 + varintSize(v);
+        break;
+      }
+      case 'bool':
+        if (f.get(m)) size += 2;
+        break;
+      case 'int64': {
+        const v = f.get(m);
+        const bits = v === undefined ? 0n : int64Bits(v);
+        if (bits !== 0n) size += 1 + bigVarintSize(bits);
+        break;
+      }
+      case 'message': {
+        const sub = f.get(m);
+        if (sub !== undefined) {
+          const s = sizeOf(f.spec as Spec<unknown>, sub);
+          size += 1 + varintSize(s) + s;
+        }
+        break;
+      }
+      case 'repeated':
+        for (const sub of f.get(m)) {
+          const s = sizeOf(f.spec as Spec<unknown>, sub);
+          size += 1 + varintSize(s) + s;
+        }
+        break;
+    }
+  }
+  return size;
 }
 
-function putSize(p: RawPutRequest): number {
-  const lease = p.lease === undefined ? 0n : int64Bits(p.lease);
-  return bytesField(1, p.key) + bytesField(2, p.value) + (lease === 0n ? 0 : 1 + bigVarintSize(lease));
-}
-
-function deleteSize(d: RawDeleteRangeRequest): number {
-  return bytesField(1, d.key) + boolField(3, d.prev_kv);
-}
-
-function compareSize(c: RawCompare): number {
-  // result Equal (0) is the default; target Mod is 2; mod_revision always (oneof).
-  return uintField(2, 2) + bytesField(3, c.key) + 1 + varintSize(c.mod_revision);
-}
-
-function opSize(op: RawRequestOp): number {
-  if ('request_range' in op) return messageField(1, rangeSize(op.request_range));
-  if ('request_put' in op) return messageField(2, putSize(op.request_put));
-  return messageField(3, deleteSize(op.request_delete_range));
-}
-
-function txnSize(t: RawTxnRequest): number {
-  let n = 0;
-  for (const c of t.compare) n += messageField(1, compareSize(c));
-  for (const op of t.success) n += messageField(2, opSize(op));
-  for (const op of t.failure) n += messageField(3, opSize(op));
-  return n;
-}
-
-/** Writes into a buffer sized by the functions above. */
-export class Writer {
+/** Writes into a buffer sized by `sizeOf`. */
+class Writer {
   pos: number;
   constructor(
     readonly buf: Buffer,
@@ -122,166 +128,161 @@ export class Writer {
     this.buf[this.pos++] = Number(v);
   }
 
-  tag(field: number, wire: number): void {
-    this.varint(field * 8 + wire);
+  /** A tag: field number `n` (below 16) and wire type 0 (varint) or 2 (length-delimited). */
+  tag(n: number, wire: 0 | 2): void {
+    this.buf[this.pos++] = n * 8 + wire;
   }
 
-  bytes(field: number, b: Uint8Array | undefined): void {
-    if (b === undefined || b.length === 0) return;
-    this.tag(field, LEN);
-    this.varint(b.length);
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
+  message<M>(spec: Spec<M>, m: M): void {
+    for (const f of spec) {
+      switch (f.kind) {
+        case 'bytes': {
+          const b = f.get(m);
+          if (b === undefined || b.length === 0) break;
+          this.tag(f.n, 2);
+          this.varint(b.length);
+          this.buf.set(b, this.pos);
+          this.pos += b.length;
+          break;
+        }
+        case 'uint': {
+          const v = f.get(m);
+          if (!v && !(f.always && v !== undefined)) break;
+          this.tag(f.n, 0);
+          this.varint(v!);
+          break;
+        }
+        case 'bool':
+          if (!f.get(m)) break;
+          this.tag(f.n, 0);
+          this.buf[this.pos++] = 1;
+          break;
+        case 'int64': {
+          const v = f.get(m);
+          const bits = v === undefined ? 0n : int64Bits(v);
+          if (bits === 0n) break;
+          this.tag(f.n, 0);
+          this.bigVarint(bits);
+          break;
+        }
+        case 'message': {
+          const sub = f.get(m);
+          if (sub !== undefined) this.embedded(f.n, f.spec as Spec<unknown>, sub);
+          break;
+        }
+        case 'repeated':
+          for (const sub of f.get(m)) this.embedded(f.n, f.spec as Spec<unknown>, sub);
+          break;
+      }
+    }
   }
 
-  uint(field: number, v: number | undefined): void {
-    if (!v) return;
-    this.tag(field, VARINT);
-    this.varint(v);
-  }
-
-  bool(field: number, v: boolean | undefined): void {
-    if (!v) return;
-    this.tag(field, VARINT);
-    this.buf[this.pos++] = 1;
-  }
-
-  /** The header of an embedded message of `size` bytes; its fields follow. */
-  message(field: number, size: number): void {
-    this.tag(field, LEN);
-    this.varint(size);
-  }
-}
-
-function writeRange(w: Writer, r: RawRangeRequest): void {
-  w.bytes(1, r.key);
-  w.bytes(2, r.range_end);
-  w.uint(3, r.limit);
-  w.uint(4, r.revision);
-  w.bool(8, r.keys_only);
-  w.bool(9, r.count_only);
-  w.uint(10, r.min_mod_revision);
-}
-
-function writePut(w: Writer, p: RawPutRequest): void {
-  w.bytes(1, p.key);
-  w.bytes(2, p.value);
-  const lease = p.lease === undefined ? 0n : int64Bits(p.lease);
-  if (lease !== 0n) {
-    w.tag(3, VARINT);
-    w.bigVarint(lease);
-  }
-}
-
-function writeDelete(w: Writer, d: RawDeleteRangeRequest): void {
-  w.bytes(1, d.key);
-  w.bool(3, d.prev_kv);
-}
-
-function writeOp(w: Writer, field: number, op: RawRequestOp): void {
-  w.message(field, opSize(op));
-  if ('request_range' in op) {
-    w.message(1, rangeSize(op.request_range));
-    writeRange(w, op.request_range);
-  } else if ('request_put' in op) {
-    w.message(2, putSize(op.request_put));
-    writePut(w, op.request_put);
-  } else {
-    w.message(3, deleteSize(op.request_delete_range));
-    writeDelete(w, op.request_delete_range);
+  private embedded(n: number, spec: Spec<unknown>, sub: unknown): void {
+    this.tag(n, 2);
+    this.varint(sizeOf(spec, sub));
+    this.message(spec, sub);
   }
 }
 
-function writeTxn(w: Writer, t: RawTxnRequest): void {
-  for (const c of t.compare) {
-    w.message(1, compareSize(c));
-    w.uint(2, 2);
-    w.bytes(3, c.key);
-    w.tag(6, VARINT);
-    w.varint(c.mod_revision);
-  }
-  for (const op of t.success) writeOp(w, 2, op);
-  for (const op of t.failure) writeOp(w, 3, op);
-}
+const range: Spec<RawRangeRequest> = [
+  { n: 1, kind: 'bytes', get: (r) => r.key },
+  { n: 2, kind: 'bytes', get: (r) => r.range_end },
+  { n: 3, kind: 'uint', get: (r) => r.limit },
+  { n: 4, kind: 'uint', get: (r) => r.revision },
+  { n: 8, kind: 'bool', get: (r) => r.keys_only },
+  { n: 9, kind: 'bool', get: (r) => r.count_only },
+  { n: 10, kind: 'uint', get: (r) => r.min_mod_revision },
+];
+
+const put: Spec<RawPutRequest> = [
+  { n: 1, kind: 'bytes', get: (p) => p.key },
+  { n: 2, kind: 'bytes', get: (p) => p.value },
+  { n: 3, kind: 'int64', get: (p) => p.lease },
+];
+
+const deleteRange: Spec<RawDeleteRangeRequest> = [
+  { n: 1, kind: 'bytes', get: (d) => d.key },
+  { n: 3, kind: 'bool', get: (d) => d.prev_kv },
+];
+
+const COMPARE_TARGET_MOD = 2; // result Equal is 0, the default
+
+const compare: Spec<RawCompare> = [
+  { n: 2, kind: 'uint', get: () => COMPARE_TARGET_MOD },
+  { n: 3, kind: 'bytes', get: (c) => c.key },
+  { n: 6, kind: 'uint', get: (c) => c.mod_revision, always: true },
+];
+
+/** RequestOp: a oneof of range (1), put (2) and delete range (3). */
+const requestOp: Spec<RawRequestOp> = [
+  { n: 1, kind: 'message', spec: range as Spec<never>, get: (op) => ('request_range' in op ? op.request_range : undefined) },
+  { n: 2, kind: 'message', spec: put as Spec<never>, get: (op) => ('request_put' in op ? op.request_put : undefined) },
+  { n: 3, kind: 'message', spec: deleteRange as Spec<never>, get: (op) => ('request_delete_range' in op ? op.request_delete_range : undefined) },
+];
+
+const txn: Spec<RawTxnRequest> = [
+  { n: 1, kind: 'repeated', spec: compare as Spec<never>, get: (t) => t.compare },
+  { n: 2, kind: 'repeated', spec: requestOp as Spec<never>, get: (t) => t.success },
+  { n: 3, kind: 'repeated', spec: requestOp as Spec<never>, get: (t) => t.failure },
+];
 
 type CreateWatch = Extract<RawWatchRequest, { create_request: unknown }>['create_request'];
 
-function createWatchSize(c: CreateWatch): number {
-  return (
-    bytesField(1, c.key) +
-    bytesField(2, c.range_end) +
-    uintField(3, c.start_revision) +
-    boolField(4, c.progress_notify) +
-    boolField(6, c.prev_kv) +
-    uintField(7, c.watch_id)
-  );
-}
+const createWatch: Spec<CreateWatch> = [
+  { n: 1, kind: 'bytes', get: (c) => c.key },
+  { n: 2, kind: 'bytes', get: (c) => c.range_end },
+  { n: 3, kind: 'uint', get: (c) => c.start_revision },
+  { n: 4, kind: 'bool', get: (c) => c.progress_notify },
+  { n: 6, kind: 'bool', get: (c) => c.prev_kv },
+  { n: 7, kind: 'uint', get: (c) => c.watch_id },
+];
 
-function watchSize(w: RawWatchRequest): number {
-  if ('create_request' in w) return messageField(1, createWatchSize(w.create_request));
-  if ('cancel_request' in w) return messageField(2, uintField(1, w.cancel_request.watch_id));
-  return messageField(3, 0);
-}
+/** WatchRequest: a oneof of create (1), cancel (2) and progress (3, an empty message). */
+const watch: Spec<RawWatchRequest> = [
+  { n: 1, kind: 'message', spec: createWatch as Spec<never>, get: (w) => ('create_request' in w ? w.create_request : undefined) },
+  {
+    n: 2,
+    kind: 'message',
+    spec: [{ n: 1, kind: 'uint', get: (c: { watch_id: number }) => c.watch_id }] as Spec<never>,
+    get: (w) => ('cancel_request' in w ? w.cancel_request : undefined),
+  },
+  { n: 3, kind: 'message', spec: [], get: (w) => ('progress_request' in w ? w.progress_request : undefined) },
+];
 
-function writeWatch(w: Writer, req: RawWatchRequest): void {
-  if ('create_request' in req) {
-    const c = req.create_request;
-    w.message(1, createWatchSize(c));
-    w.bytes(1, c.key);
-    w.bytes(2, c.range_end);
-    w.uint(3, c.start_revision);
-    w.bool(4, c.progress_notify);
-    w.bool(6, c.prev_kv);
-    w.uint(7, c.watch_id);
-  } else if ('cancel_request' in req) {
-    w.message(2, uintField(1, req.cancel_request.watch_id));
-    w.uint(1, req.cancel_request.watch_id);
-  } else {
-    w.message(3, 0);
-  }
-}
+const compaction: Spec<RawCompactionRequest> = [
+  { n: 1, kind: 'uint', get: (c) => c.revision },
+  { n: 2, kind: 'bool', get: (c) => c.physical },
+];
 
-/** A WatchRequest (create, cancel or progress) on a watch stream. */
-export const watchRequestCodec: RequestCodec<RawWatchRequest> = { size: watchSize, write: writeWatch };
+const leaseGrant: Spec<RawLeaseGrantRequest> = [
+  { n: 1, kind: 'uint', get: (g) => g.TTL },
+  { n: 2, kind: 'uint', get: (g) => g.ID },
+];
 
-/** The requests by method, each a size and a writer of the message's fields. */
-export interface RequestCodec<Req> {
-  size(req: Req): number;
-  write(w: Writer, req: Req): void;
-}
-
-export const requestCodecs = {
-  range: { size: rangeSize, write: writeRange } as RequestCodec<RawRangeRequest>,
-  put: { size: putSize, write: writePut } as RequestCodec<RawPutRequest>,
-  deleteRange: { size: deleteSize, write: writeDelete } as RequestCodec<RawDeleteRangeRequest>,
-  txn: { size: txnSize, write: writeTxn } as RequestCodec<RawTxnRequest>,
-  compact: {
-    size: (c) => uintField(1, c.revision) + boolField(2, c.physical),
-    write: (w, c) => {
-      w.uint(1, c.revision);
-      w.bool(2, c.physical);
-    },
-  } as RequestCodec<RawCompactionRequest>,
-  leaseGrant: {
-    size: (g) => uintField(1, g.TTL) + uintField(2, g.ID),
-    write: (w, g) => {
-      w.uint(1, g.TTL);
-      w.uint(2, g.ID);
-    },
-  } as RequestCodec<RawLeaseGrantRequest>,
+/** The request messages by method (the same names as the decoders' and `members.ts`'s paths). */
+export const requestSpecs = {
+  range,
+  put,
+  deleteRange,
+  txn,
+  compact: compaction,
+  leaseGrant,
   /** Maintenance.Status: an empty request. */
-  status: { size: () => 0, write: () => undefined } as RequestCodec<Record<string, never>>,
+  status: [] as Spec<Record<string, never>>,
 };
 
-/** `req` as one gRPC message frame: flag 0 (not compressed), 4-byte big-endian length, the message. */
-export function grpcFrame<Req>(codec: RequestCodec<Req>, req: Req): Buffer {
-  const size = codec.size(req);
+/** A WatchRequest (create, cancel or progress) on a watch stream. */
+export const watchRequestSpec = watch;
+
+/** `m` as one gRPC message frame: flag 0 (not compressed), 4-byte big-endian length, the message. */
+export function grpcFrame<M>(spec: Spec<M>, m: M): Buffer {
+  const size = sizeOf(spec, m);
   // allocUnsafe: every byte is written below (sizes and writes follow the same rules).
   const buf = Buffer.allocUnsafe(5 + size);
   buf[0] = 0;
   buf.writeUInt32BE(size, 1);
   const w = new Writer(buf, 5);
-  codec.write(w, req);
+  w.message(spec, m);
   if (w.pos !== buf.length) throw new Error(`etcd request encoding wrote ${w.pos - 5} bytes of ${size}`);
   return buf;
 }

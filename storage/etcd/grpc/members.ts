@@ -9,13 +9,13 @@
  */
 import { isRecoverableError } from 'etcd3/lib/errors.js';
 import { decodeMessage, responseDecoders, ProtobufDecodeError } from './decode.js';
-import { grpcFrame, requestCodecs, type RequestCodec } from './encode.js';
+import { grpcFrame, requestSpecs, type Spec } from './encode.js';
 import { MemberChannel, type MemberChannelOptions } from './member-channel.js';
 import { Status, grpcError } from './status.js';
 import { WatchCall } from './watch-call.js';
 import type { EtcdConnectionTls } from '../client-tls.js';
 
-export type UnaryMethod = keyof typeof requestCodecs;
+export type UnaryMethod = keyof typeof requestSpecs;
 
 const PATHS: Record<UnaryMethod, string> = {
   range: '/etcdserverpb.KV/Range',
@@ -32,7 +32,7 @@ const PATHS: Record<UnaryMethod, string> = {
  * etcd3's typed error: the channel's, or INTERNAL for an answer that does not decode.
  */
 export async function callOn<Res>(channel: MemberChannel, method: UnaryMethod, req: unknown, deadline: number): Promise<Res> {
-  const message = await channel.call(PATHS[method], grpcFrame(requestCodecs[method] as RequestCodec<unknown>, req), deadline);
+  const message = await channel.call(PATHS[method], grpcFrame(requestSpecs[method] as Spec<unknown>, req), deadline);
   try {
     return decodeMessage(responseDecoders[method], message, 0, message.length) as Res;
   } catch (err) {

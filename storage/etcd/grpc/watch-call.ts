@@ -10,7 +10,7 @@ import http2 from 'node:http2';
 import type { RawWatchRequest } from '../proto.js';
 import type { RawWatchStream } from '../etcd-connection.js';
 import { Reader, ProtobufDecodeError, watchResponse } from './decode.js';
-import { grpcFrame, watchRequestCodec } from './encode.js';
+import { grpcFrame, watchRequestSpec } from './encode.js';
 import type { OpenStream } from './member-channel.js';
 import { Status, grpcError } from './status.js';
 
@@ -34,7 +34,7 @@ export class WatchCall extends EventEmitter implements RawWatchStream {
 
   write(message: unknown): boolean {
     if (this.done) return false;
-    return this.call.stream.write(grpcFrame(watchRequestCodec, message as RawWatchRequest));
+    return this.call.stream.write(grpcFrame(watchRequestSpec, message as RawWatchRequest));
   }
 
   end(): void {
