@@ -117,7 +117,7 @@ export class EtcdStore implements Store {
     const revision = checkRevision(options?.revision);
     const res = await this.read({ key: Buffer.from(key), revision }, revision);
     const kv = res.kvs[0];
-    return { kv: kv === undefined ? undefined : toKeyValue(kv), revision: revision || Number(res.header.revision) };
+    return { kv: kv === undefined ? undefined : toKeyValue(kv), revision: revision || res.header.revision };
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
@@ -130,7 +130,7 @@ export class EtcdStore implements Store {
     const ttl = checkTtl(options);
     const res = await this.guardedPut(k, 0, value, ttl);
     if (!res.succeeded) throw alreadyExists(key, readBack(res.responses[0]));
-    return { revision: Number(res.header.revision) };
+    return { revision: res.header.revision };
   }
 
   async update(key: string, value: Uint8Array, expectedModRevision: number, options?: WriteOptions): Promise<WriteResult> {
@@ -139,7 +139,7 @@ export class EtcdStore implements Store {
     if (expectedModRevision === 0) throw await this.mismatch(key);
     const res = await this.guardedPut(k, checkModRevision(expectedModRevision), value, ttl);
     if (!res.succeeded) throw missingOrConflict(key, readBack(res.responses[0]));
-    return { revision: Number(res.header.revision) };
+    return { revision: res.header.revision };
   }
 
   /**
@@ -182,7 +182,7 @@ export class EtcdStore implements Store {
       const res = await this.write<RawDeleteRangeResponse>('deleteRange', { key: k, prev_kv: true });
       const prev = res.prev_kvs[0];
       if (prev === undefined) throw notFound(key);
-      return { revision: Number(res.header.revision), prev: toKeyValue(prev) };
+      return { revision: res.header.revision, prev: toKeyValue(prev) };
     }
     if (expectedModRevision === 0) throw await this.mismatch(key);
     const res = await this.write<RawTxnResponse>(
@@ -193,13 +193,13 @@ export class EtcdStore implements Store {
     const prev = res.responses[0]?.response_delete_range?.prev_kvs[0];
     // The compare held, so the key existed and was deleted in this very transaction.
     if (prev === undefined) throw unavailable(`etcd: delete of ${key} returned no previous value`);
-    return { revision: Number(res.header.revision), prev: toKeyValue(prev) };
+    return { revision: res.header.revision, prev: toKeyValue(prev) };
   }
 
   async txn(compares: readonly Compare[], ops: readonly TxnOp[]): Promise<TxnResult> {
     for (const c of compares) checkRevision(c.modRevision);
     const res = await this.write<RawTxnResponse>('txn', multiKeyTxn(compares, ops));
-    const revision = Number(res.header.revision);
+    const revision = res.header.revision;
     if (res.succeeded) return { succeeded: true, revision, current: [] };
     return { succeeded: false, revision, current: res.responses.map(readBack) };
   }
@@ -211,7 +211,7 @@ export class EtcdStore implements Store {
   /** A linearizable count-only range of one key: only its header revision matters. */
   async currentRevision(): Promise<number> {
     const res = await this.read({ key: PROBE_KEY, count_only: true }, 0);
-    return Number(res.header.revision);
+    return res.header.revision;
   }
 
   /** Discovered by reads at chosen revisions (see compaction.ts); usually one read. */

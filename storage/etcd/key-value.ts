@@ -2,15 +2,15 @@ import type { KeyValue } from '../interface.js';
 import type { RawKeyValue } from './proto.js';
 
 /**
- * Converts etcd's KeyValue (decimal-string revisions, Buffer key) into the contract's. The value Buffer is
+ * Converts etcd's KeyValue (Buffer key) into the contract's. The value Buffer is
  * handed out as is (nothing writes to decoded message buffers), unless the caller gives another (`ownValue`).
  */
 export function toKeyValue(raw: RawKeyValue, value: Uint8Array = raw.value): KeyValue {
   return {
     key: raw.key.toString(),
     value,
-    createRevision: Number(raw.create_revision),
-    modRevision: Number(raw.mod_revision),
+    createRevision: raw.create_revision,
+    modRevision: raw.mod_revision,
   };
 }
 

@@ -33,6 +33,6 @@ export async function prefixUnchanged(
     countBefore !== undefined || from <= 1 ? undefined : range({ key, range_end: rangeEnd, revision: from - 1, count_only: true }),
   ]);
   // etcd counts every key in the range at `to`: its revision filters apply to the keys returned only.
-  const counted = countBefore ?? (before === undefined ? 0 : Number(before.count));
-  return { unchanged: written.kvs.length === 0 && Number(written.count) === counted, countBefore: counted };
+  const counted = countBefore ?? (before === undefined ? 0 : before.count);
+  return { unchanged: written.kvs.length === 0 && written.count === counted, countBefore: counted };
 }

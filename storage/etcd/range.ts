@@ -34,8 +34,8 @@ export async function rangeList(range: RangeCall, prefix: string, options: ListO
 
   if (options.countOnly) {
     const res = await range({ key: Buffer.from(start), range_end: rangeEnd, revision: requested, count_only: true });
-    const count = Number(res.count);
-    return { items: [], revision: requested || Number(res.header.revision), more: count > 0, count };
+    const count = res.count;
+    return { items: [], revision: requested || res.header.revision, more: count > 0, count };
   }
 
   const items: KeyValue[] = [];
@@ -46,8 +46,8 @@ export async function rangeList(range: RangeCall, prefix: string, options: ListO
     const want = limit === 0 ? pageSize : Math.min(pageSize, limit - items.length);
     const res = await range({ key, range_end: rangeEnd, revision, limit: want });
     if (count < 0) {
-      count = Number(res.count);
-      if (revision === 0) revision = Number(res.header.revision);
+      count = res.count;
+      if (revision === 0) revision = res.header.revision;
     }
     const kvs = res.kvs;
     for (let i = 0; i < kvs.length; i++) items.push(toKeyValue(kvs[i]!));

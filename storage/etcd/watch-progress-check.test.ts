@@ -26,18 +26,18 @@ class ScriptedStream extends EventEmitter implements RawWatchStream {
   end(): void {}
   cancel(): void {}
   answer(revision: number): void {
-    this.emit('data', { watch_id: '-1', header: { revision: String(revision) }, events: [] } as unknown as RawWatchResponse);
+    this.emit('data', { watch_id: -1, header: { revision }, events: [] } as Partial<RawWatchResponse>);
   }
   created(revision: number): void {
-    this.emit('data', { watch_id: '1', created: true, header: { revision: String(revision) }, events: [] } as unknown as RawWatchResponse);
+    this.emit('data', { watch_id: 1, created: true, header: { revision }, events: [] } as Partial<RawWatchResponse>);
   }
   put(key: string, revision: number, createRevision = revision): void {
-    const kv = { key: Buffer.from(key), value: Buffer.from('v'), create_revision: String(createRevision), mod_revision: String(revision) };
-    this.emit('data', { watch_id: '1', header: { revision: String(revision) }, events: [{ type: 'Put', kv }] } as unknown as RawWatchResponse);
+    const kv = { key: Buffer.from(key), value: Buffer.from('v'), create_revision: createRevision, mod_revision: revision };
+    this.emit('data', { watch_id: 1, header: { revision }, events: [{ type: 'Put', kv, prev_kv: null }] } as Partial<RawWatchResponse>);
   }
   delete(key: string, revision: number): void {
-    const kv = { key: Buffer.from(key), value: Buffer.alloc(0), create_revision: '0', mod_revision: String(revision) };
-    this.emit('data', { watch_id: '1', header: { revision: String(revision) }, events: [{ type: 'Delete', kv }] } as unknown as RawWatchResponse);
+    const kv = { key: Buffer.from(key), value: Buffer.alloc(0), create_revision: 0, mod_revision: revision };
+    this.emit('data', { watch_id: 1, header: { revision }, events: [{ type: 'Delete', kv, prev_kv: null }] } as Partial<RawWatchResponse>);
   }
 }
 

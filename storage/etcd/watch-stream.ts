@@ -4,7 +4,7 @@ import type { Watcher } from './watcher.js';
 
 /**
  * One raw etcd Watch RPC carrying many watchers (etcd multiplexes watches on a stream by watch id). We use
- * the generated gRPC client rather than etcd3's Watcher because that one loses `compact_revision` on a
+ * our own call (grpc/watch-call.ts) rather than etcd3's Watcher because that one loses `compact_revision` on a
  * compacted start, cannot send progress requests, and resumes from the wrong revision.
  *
  * Watch ids are ours (etcd >= 3.4 accepts client-chosen ids), counted from 1 and never reused on a stream,
@@ -20,7 +20,7 @@ export class WatchStream {
   constructor(
     private readonly raw: RawWatchStream,
     private readonly onBroken: (stream: WatchStream, watchers: Watcher[]) => void,
-    /** Tells etcd3's pool the host failed (its circuit breaker then skips it for a while). */
+    /** Tells the members the host failed (its circuit breaker then skips it for a while, grpc/members.ts). */
     private readonly markFailed: (err: Error) => void,
   ) {
     raw.on('data', (message) => this.onData(message as RawWatchResponse));
@@ -86,9 +86,9 @@ export class WatchStream {
   }
 
   private onData(res: RawWatchResponse): void {
-    const id = Number(res.watch_id);
+    const id = res.watch_id;
     if (id === -1) {
-      const revision = Number(res.header?.revision ?? 0);
+      const revision = (res.header?.revision ?? 0);
       for (const w of this.watchers.values()) w.onProgress(revision);
       return;
     }

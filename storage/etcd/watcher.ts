@@ -82,9 +82,9 @@ export class Watcher implements AsyncIterator<WatchBatch>, AsyncIterable<WatchBa
   /** One watch response addressed to this watcher. */
   onResponse(res: RawWatchResponse): void {
     if (!this.active) return;
-    const headerRevision = Number(res.header?.revision ?? 0);
+    const headerRevision = (res.header?.revision ?? 0);
     if (res.canceled) {
-      const compactRevision = Number(res.compact_revision);
+      const compactRevision = res.compact_revision;
       if (compactRevision > 0) {
         this.compaction.observe(compactRevision);
         this.fail(compacted(this.nextRevision, compactRevision, headerRevision || undefined));
