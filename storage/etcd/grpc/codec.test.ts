@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
-import { decodeMessage, ProtobufDecodeError, Reader, responseDecoders, watchResponse } from './decode.js';
+import { decodeMessage, ProtobufDecodeError, responseDecoders, watchResponse } from './decode.js';
 import { grpcFrame, requestSpecs, watchRequestSpec, type Spec } from './encode.js';
 
 const root = protobuf.loadSync(join(__dirname, '..', '..', '..', 'node_modules', 'etcd3', 'proto', 'rpc.proto'));
@@ -186,7 +186,7 @@ describe('etcd response decoding', () => {
 
   test('a watch response: events of both types with previous values, a broadcast\'s id -1, a compacted cancel', () => {
     const kv = (k: string, mod: string) => ({ key: Buffer.from(k), createRevision: '10', modRevision: mod, version: '2', value: Buffer.from(`v${mod}`), lease: '7' });
-    const decodeWatch = (bytes: Buffer) => watchResponse(new Reader(bytes, 0, bytes.length), bytes.length);
+    const decodeWatch = (bytes: Buffer) => decodeMessage(watchResponse, bytes, 0, bytes.length);
     const events = decodeWatch(
       encodeWith('etcdserverpb.WatchResponse', {
         header,

@@ -28,7 +28,7 @@ export class ProtobufDecodeError extends Error {
 
 const EMPTY: Buffer = Buffer.alloc(0);
 
-export class Reader {
+class Reader {
   pos: number;
   constructor(
     readonly buf: Buffer,

@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import http2 from 'node:http2';
 import type { RawWatchRequest } from '../proto.js';
 import type { RawWatchStream } from '../etcd-connection.js';
-import { Reader, ProtobufDecodeError, watchResponse } from './decode.js';
+import { ProtobufDecodeError, decodeMessage, watchResponse } from './decode.js';
 import { grpcFrame, watchRequestSpec } from './encode.js';
 import type { OpenStream } from './member-channel.js';
 import { Status, grpcError } from './status.js';
@@ -65,7 +65,7 @@ export class WatchCall extends EventEmitter implements RawWatchStream {
       this.pendingBytes = rest.length;
       let message;
       try {
-        message = watchResponse(new Reader(all, 5, 5 + length), 5 + length);
+        message = decodeMessage(watchResponse, all, 5, 5 + length);
       } catch (err) {
         if (!(err instanceof ProtobufDecodeError)) throw err;
         return this.fail(grpcError(Status.INTERNAL, `etcd watch answer does not decode: ${err.message}`));
