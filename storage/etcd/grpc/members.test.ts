@@ -89,7 +89,7 @@ describeEtcd('etcd members (real etcd)', () => {
     stream.cancel();
   });
 
-  test('a member nobody answers on: its circuit opens after three failures and calls skip it; with every circuit open a call fails at once, not sent', async () => {
+  test('a member nobody answers on: its circuit opens after three failures and calls skip it, one trial call after 5 s; with every circuit open a call fails at once, not sent', async () => {
     const dead = await closedPort();
     const c = client([dead, cluster.endpoints[0]!]);
     let refused = 0;
@@ -103,6 +103,14 @@ describeEtcd('etcd members (real etcd)', () => {
     }
     // Random members: the dead one is picked about half the time until its circuit opens after three.
     expect(refused).toBe(3);
+    // Five seconds on, the dead member gets one trial call; its failure opens the circuit again at once.
+    const reopenAt = Date.now() + 5_000;
+    await until(() => Date.now() > reopenAt, 'the circuit\'s open period to pass');
+    let refusedAfter = 0;
+    for (let i = 0; i < 40; i++) {
+      await c.call('range', { key: Buffer.from([0]), count_only: true }, Date.now() + 5_000).catch(() => refusedAfter++);
+    }
+    expect(refusedAfter).toBe(1);
 
     const allDead = client([dead, await closedPort()]);
     const messages = new Set<string>();
